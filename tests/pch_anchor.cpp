@@ -1,0 +1,1 @@
+// Anchor so that the tests' precompiled header is built once and reused.
