@@ -1,0 +1,110 @@
+// `lbd bench`: throughput measurements recorded with the machine, date and command.
+#include "app/cli/commands.h"
+
+#include "core/compat/torchcompat.h"
+#include "core/data/augmentation.h"
+#include "core/util/atomicfile.h"
+#include "core/util/device.h"
+#include "core/util/error.h"
+#include "core/util/machineinfo.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+namespace lbd::cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Augmented images per second for the full pipeline (pad-crop, flip, rotation, normalisation)
+// on uint8 images already on the device, the way DeviceBatcher feeds the trainer.
+nlohmann::json benchAugmentation(const torch::Device& device, int64_t batch, int64_t channels, int64_t size,
+                                 double seconds, bool rotation)
+{
+    torch::NoGradGuard noGrad;
+    const auto images = torch::randint(0, 256, {batch, channels, size, size}, torch::TensorOptions().dtype(torch::kUInt8)).to(device);
+    AugmentSpec spec;
+    spec.outputSize = size;
+    spec.maxRotationDegrees = rotation ? 15.0 : 0.0;
+    Normalization normalization{std::vector<float>(static_cast<size_t>(channels), 0.5f),
+                                std::vector<float>(static_cast<size_t>(channels), 0.25f)};
+    Rng rng(1);
+    // Warm-up (allocator, kernels), then timed iterations until `seconds` have passed.
+    for (int i = 0; i < 3; ++i) {
+        (void)augmentBatch(images, drawAugmentParams(batch, spec, rng), spec, normalization);
+    }
+    compat::synchronize(device);
+    int64_t iterations = 0;
+    const auto start = Clock::now();
+    double elapsed = 0;
+    while (elapsed < seconds) {
+        const auto out = augmentBatch(images, drawAugmentParams(batch, spec, rng), spec, normalization);
+        ++iterations;
+        if (iterations % 8 == 0 || !device.is_cuda()) {
+            compat::synchronize(device);
+            elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        }
+    }
+    compat::synchronize(device);
+    elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    const double imagesPerSecond = static_cast<double>(iterations * batch) / elapsed;
+    return {{"benchmark", "augmentation"},
+            {"pipeline", rotation ? "pad4-crop + hflip + rotate15 (bilinear) + normalise" : "pad4-crop + hflip + normalise"},
+            {"image", std::to_string(channels) + "x" + std::to_string(size) + "x" + std::to_string(size) + " uint8"},
+            {"batch", batch},
+            {"iterations", iterations},
+            {"seconds", elapsed},
+            {"images_per_second", imagesPerSecond}};
+}
+
+} // namespace
+
+int runBench(Args& args)
+{
+    const std::string what = args.value("what", "augment");
+    const torch::Device device = parseDevice(args.value("device", "auto"));
+    const double seconds = args.number("seconds", 3.0);
+    const int64_t batch = args.integer("batch", device.is_cuda() ? 4096 : 512);
+    const bool json = args.flag("json");
+    const auto outPath = args.value("out");
+    args.rejectUnknown();
+    if (what != "augment") {
+        throw InputError("--what '" + what + "' is not known (use augment)");
+    }
+    if (batch < 1 || !(seconds > 0)) {
+        throw InputError("--batch and --seconds must be positive");
+    }
+    useAllCpuCores();
+
+    nlohmann::json record = {{"date", currentDateTimeUtc()},
+                             {"host", hostName()},
+                             {"cpu", cpuModelName()},
+                             {"cpu_threads", torch::get_num_threads()},
+                             {"device", deviceDescription(device)},
+                             {"libtorch", compat::torchVersion()},
+                             {"command", "lbd bench --what " + what},
+                             {"results", nlohmann::json::array()}};
+    for (const bool rotation : {true, false}) {
+        for (const int64_t channels : {int64_t(3), int64_t(1)}) {
+            auto result = benchAugmentation(device, batch, channels, 32, seconds, rotation);
+            if (!json) {
+                std::cout << result["pipeline"].get<std::string>() << ", " << result["image"].get<std::string>() << ", batch "
+                          << batch << ": " << static_cast<int64_t>(result["images_per_second"].get<double>())
+                          << " images/s on " << deviceDescription(device) << '\n';
+            }
+            record["results"].push_back(result);
+        }
+    }
+    if (json) {
+        std::cout << record.dump(2) << '\n';
+    }
+    if (outPath) {
+        writeFileAtomically(*outPath, record.dump(2) + "\n");
+    }
+    return 0;
+}
+
+} // namespace lbd::cli

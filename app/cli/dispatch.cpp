@@ -1,0 +1,44 @@
+#include "app/cli/commands.h"
+
+#include "core/util/buildinfo.h"
+#include "core/util/error.h"
+
+#include <iostream>
+
+namespace lbd::cli {
+
+void printUsage(std::ostream& out)
+{
+    out << "lbd " << LBD_VERSION << " - Long-tailed Bayesian Decision (LBD Studio command line)\n\n"
+        << "usage: lbd <command> [options]\n\n"
+        << "commands:\n"
+        << "  data     per-class train/test counts, names and regions of a long-tailed data set\n"
+        << "             --dataset fashion-mnist|mnist|cifar10|cifar100|folder|list|synthetic\n"
+        << "             [--data-dir DIR] [--train-list F --test-list F] [--imbalance-ratio R]\n"
+        << "             [--profile exp|step] [--seed S] [--json]\n"
+        << "  bench    throughput benchmarks: --what augment [--device cpu|cuda[:N]] [--json] [--out FILE]\n"
+        << "  --version  versions of LBD Studio, LibTorch, OpenCV and the CUDA devices found\n\n"
+        << "Exit status: 0 success, 1 run failure, 2 bad input (the message names the file or option).\n";
+}
+
+int runCommand(const std::string& verb, Args args)
+{
+    if (verb == "--version" || verb == "version") {
+        const BuildInfo info = buildInfo();
+        std::cout << "lbd " << info.lbdVersion << "\nLibTorch " << info.torchVersion << "\nOpenCV " << info.openCvVersion
+                  << "\nCUDA " << (info.cudaAvailable ? "available" : "not available") << '\n';
+        for (const auto& device : info.cudaDevices) {
+            std::cout << "  " << device << '\n';
+        }
+        return 0;
+    }
+    if (verb == "data") {
+        return runData(args);
+    }
+    if (verb == "bench") {
+        return runBench(args);
+    }
+    throw InputError("unknown command '" + verb + "' (see lbd --help)");
+}
+
+} // namespace lbd::cli

@@ -1,0 +1,42 @@
+#pragma once
+// Whole-batch augmentation on the device (CPU or CUDA, same semantics): zero-pad + random crop,
+// horizontal flip, rotation in [-r, r] degrees, per-channel normalisation. The random parameters
+// are drawn on the host from a seeded Rng, so one seed gives the same batch on every device.
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/util/random.h"
+
+namespace lbd {
+
+struct AugmentSpec {
+    bool enabled = true;
+    int64_t padding = 4;            // random crop of the output size from the zero-padded image
+    bool horizontalFlip = true;
+    double maxRotationDegrees = 15; // 0 disables rotation (and bilinear sampling)
+    int64_t outputSize = 32;        // smaller inputs are centred and zero-padded (28 -> 32)
+};
+
+struct Normalization {
+    std::vector<float> mean; // per channel, in [0, 1] pixel units
+    std::vector<float> std;
+};
+
+// Per-channel mean and standard deviation of uint8 images [N, C, H, W] (a sample of at most
+// `maxImages` evenly spaced images).
+Normalization computeNormalization(const torch::Tensor& images, int64_t maxImages = 20000);
+
+// One row per image: shift x, shift y (pixels, in [-padding, padding]), flip (0/1), angle (radians).
+torch::Tensor drawAugmentParams(int64_t count, const AugmentSpec& spec, Rng& rng);
+
+// uint8 [B, C, H, W] (any device) -> float [B, C, S, S] normalised, S = spec.outputSize.
+// `params` as from drawAugmentParams (CPU); an undefined tensor means identity (evaluation).
+torch::Tensor augmentBatch(const torch::Tensor& images, const torch::Tensor& params, const AugmentSpec& spec,
+                           const Normalization& normalization);
+
+// Evaluation preprocessing: centre pad / crop to `outputSize` and normalise, no randomness.
+torch::Tensor preprocessBatch(const torch::Tensor& images, int64_t outputSize, const Normalization& normalization);
+
+} // namespace lbd

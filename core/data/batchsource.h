@@ -1,0 +1,45 @@
+#pragma once
+// Minibatches for training and evaluation: shuffled per epoch, augmented on the device.
+// DeviceBatcher keeps a data set that fits on the device as uint8; StreamingBatcher decodes
+// files on a thread pool for data sets that do not fit. makeBatchSource picks one.
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "core/data/augmentation.h"
+#include "core/data/dataset.h"
+
+namespace lbd {
+
+struct Batch {
+    torch::Tensor images; // float [B, C, S, S], normalised, on the device
+    torch::Tensor labels; // int64 [B] on the device
+    int64_t index = 0;    // batch number within the epoch
+};
+
+struct BatchOptions {
+    int64_t batchSize = 128;
+    bool shuffle = true;   // false for evaluation (file order)
+    bool augment = true;   // false for evaluation
+    bool dropLast = false; // true keeps every batch the same shape (CUDA graphs)
+    uint64_t seed = 0;
+};
+
+class BatchSource {
+public:
+    virtual ~BatchSource() = default;
+    // Starts epoch `epoch` (1-based): the order and the augmentation depend only on (seed, epoch),
+    // so a resumed run sees exactly the batches it would have seen.
+    virtual void startEpoch(int64_t epoch) = 0;
+    // The next batch of the epoch; false when the epoch is over.
+    virtual bool next(Batch& batch) = 0;
+    virtual int64_t batchesPerEpoch() const = 0;
+    virtual int64_t size() const = 0;
+};
+
+std::unique_ptr<BatchSource> makeBatchSource(const DataSplit& split, const ImageFormat& format, const torch::Device& device,
+                                             const AugmentSpec& augment, const Normalization& normalization,
+                                             const BatchOptions& options);
+
+} // namespace lbd

@@ -1,0 +1,28 @@
+#pragma once
+// Data set + long-tailed split, ready for batching: the first stage of every run.
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/data/dataspec.h"
+#include "core/data/longtail.h"
+
+namespace lbd {
+
+struct PreparedData {
+    Dataset dataset;               // train = the long-tailed subset; test = the full test split
+    LongTailSplit split;
+    std::vector<int64_t> trainCounts; // per class, head to tail
+    std::vector<int64_t> testCounts;
+};
+
+// Loads the data set the spec names, exactly as it is on disk (no long-tail subsampling).
+Dataset loadDataset(const DataSpec& spec);
+
+// Loads and draws the long-tailed split from spec.longTail.
+PreparedData prepareData(const DataSpec& spec);
+
+// Loads and applies a saved split (resuming or reproducing a run).
+PreparedData prepareData(const DataSpec& spec, const LongTailSplit& savedSplit);
+
+} // namespace lbd

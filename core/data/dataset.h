@@ -1,0 +1,47 @@
+#pragma once
+// The one dataset interface of core: uint8 images N x C x H x W, int64 labels, class names.
+// A split that is too large for memory keeps image file paths instead of decoded pixels and is
+// streamed by StreamingBatcher.
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lbd {
+
+// Channels and size that decoded images are converted to (image folders and list files).
+struct ImageFormat {
+    int64_t channels = 3;
+    int64_t height = 32;
+    int64_t width = 32;
+};
+
+struct DataSplit {
+    torch::Tensor images;            // uint8 [N, C, H, W] on the CPU; undefined when streamed
+    torch::Tensor labels;            // int64 [N]
+    std::vector<std::string> files;  // image paths when streamed from disk, else empty
+
+    int64_t size() const { return labels.defined() ? labels.size(0) : 0; }
+    bool isStreamed() const { return !files.empty(); }
+    // Rows `indices` (int64 [K]) of this split.
+    DataSplit select(const torch::Tensor& indices) const;
+};
+
+struct Dataset {
+    std::string name;                     // "fashion-mnist", "cifar10", "folder:/path", ...
+    std::vector<std::string> classNames;  // index -> name
+    ImageFormat format;                   // of every image in both splits
+    DataSplit train;
+    DataSplit test;
+
+    int64_t classCount() const { return static_cast<int64_t>(classNames.size()); }
+};
+
+// Images per class in `labels` (int64 [N]), for `classCount` classes.
+std::vector<int64_t> countPerClass(const torch::Tensor& labels, int64_t classCount);
+
+// Throws InputError naming `source` if any label is outside [0, classCount).
+void checkLabelRange(const torch::Tensor& labels, int64_t classCount, const std::string& source);
+
+} // namespace lbd

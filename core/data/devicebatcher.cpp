@@ -1,0 +1,50 @@
+#include "core/data/devicebatcher.h"
+
+#include "core/data/epochorder.h"
+
+namespace lbd {
+
+DeviceBatcher::DeviceBatcher(const DataSplit& split, const torch::Device& device, const AugmentSpec& augment,
+                             const Normalization& normalization, const BatchOptions& options)
+    : m_images(split.images.to(device)),
+      m_labels(split.labels.to(device)),
+      m_device(device),
+      m_augment(augment),
+      m_normalization(normalization),
+      m_options(options),
+      m_size(split.size())
+{
+    startEpoch(1);
+}
+
+void DeviceBatcher::startEpoch(int64_t epoch)
+{
+    m_order = epochOrder(m_size, m_options, epoch).to(m_device);
+    m_rng = epochRng(m_options, epoch);
+    m_nextBatch = 0;
+}
+
+int64_t DeviceBatcher::batchesPerEpoch() const
+{
+    return batchCount(m_size, m_options);
+}
+
+bool DeviceBatcher::next(Batch& batch)
+{
+    if (m_nextBatch >= batchesPerEpoch()) {
+        return false;
+    }
+    const int64_t start = m_nextBatch * m_options.batchSize;
+    const int64_t count = std::min(m_options.batchSize, m_size - start);
+    const auto rows = m_order.narrow(0, start, count);
+    const auto images = m_images.index_select(0, rows);
+    const bool augment = m_options.augment && m_augment.enabled;
+    const auto params = augment ? drawAugmentParams(count, m_augment, m_rng) : torch::Tensor();
+    batch.images = augment ? augmentBatch(images, params, m_augment, m_normalization)
+                           : preprocessBatch(images, m_augment.outputSize, m_normalization);
+    batch.labels = m_labels.index_select(0, rows);
+    batch.index = m_nextBatch++;
+    return true;
+}
+
+} // namespace lbd

@@ -1,0 +1,19 @@
+#pragma once
+// List files in the ImageNet-LT format: one "relative/path label" per line, paths relative to
+// an image root. Class names come from an optional names file (one per line, in label order).
+#include <string>
+
+#include "core/data/dataset.h"
+#include "core/data/imagefiles.h"
+
+namespace lbd {
+
+struct ListFileOptions {
+    ImageFileOptions files;
+    std::string classNamesFile; // optional
+};
+
+Dataset loadListFiles(const std::string& imageRoot, const std::string& trainList, const std::string& testList,
+                      const ListFileOptions& options);
+
+} // namespace lbd

@@ -1,0 +1,120 @@
+#include "core/util/jsonread.h"
+
+namespace lbd {
+
+JsonReader::JsonReader(const nlohmann::json& object, std::string context) : m_object(object), m_context(std::move(context))
+{
+    if (!object.is_object()) {
+        throw InputError(m_context + " must be a JSON object");
+    }
+}
+
+const nlohmann::json& JsonReader::child(const std::string& name)
+{
+    m_seen.insert(name);
+    return m_object.at(name);
+}
+
+void JsonReader::read(const std::string& name, std::string& out)
+{
+    m_seen.insert(name);
+    if (!has(name)) {
+        return;
+    }
+    const auto& value = m_object.at(name);
+    if (!value.is_string()) {
+        throw InputError(key(name) + " must be a string");
+    }
+    out = value.get<std::string>();
+}
+
+void JsonReader::read(const std::string& name, bool& out)
+{
+    m_seen.insert(name);
+    if (!has(name)) {
+        return;
+    }
+    const auto& value = m_object.at(name);
+    if (!value.is_boolean()) {
+        throw InputError(key(name) + " must be true or false");
+    }
+    out = value.get<bool>();
+}
+
+void JsonReader::read(const std::string& name, double& out)
+{
+    m_seen.insert(name);
+    if (!has(name)) {
+        return;
+    }
+    const auto& value = m_object.at(name);
+    if (!value.is_number()) {
+        throw InputError(key(name) + " must be a number");
+    }
+    const double number = value.get<double>();
+    if (!std::isfinite(number)) {
+        throw InputError(key(name) + " must be finite");
+    }
+    out = number;
+}
+
+void JsonReader::read(const std::string& name, int64_t& out)
+{
+    m_seen.insert(name);
+    if (!has(name)) {
+        return;
+    }
+    const auto& value = m_object.at(name);
+    if (!value.is_number_integer()) {
+        throw InputError(key(name) + " must be an integer");
+    }
+    out = value.get<int64_t>();
+}
+
+void JsonReader::read(const std::string& name, uint64_t& out)
+{
+    int64_t signedValue = static_cast<int64_t>(out);
+    read(name, signedValue);
+    if (signedValue < 0) {
+        throw InputError(key(name) + " must not be negative");
+    }
+    out = static_cast<uint64_t>(signedValue);
+}
+
+void JsonReader::read(const std::string& name, int& out)
+{
+    int64_t wide = out;
+    read(name, wide);
+    out = static_cast<int>(wide);
+}
+
+void JsonReader::read(const std::string& name, std::vector<double>& out)
+{
+    m_seen.insert(name);
+    if (!has(name)) {
+        return;
+    }
+    const auto& value = m_object.at(name);
+    if (!value.is_array()) {
+        throw InputError(key(name) + " must be an array of numbers");
+    }
+    std::vector<double> numbers;
+    for (const auto& item : value) {
+        if (!item.is_number() || !std::isfinite(item.get<double>())) {
+            throw InputError(key(name) + " must contain finite numbers only");
+        }
+        numbers.push_back(item.get<double>());
+    }
+    out = std::move(numbers);
+}
+
+void JsonReader::rejectUnknown() const
+{
+    for (const auto& item : m_object.items()) {
+        if (m_seen.count(item.key()) == 0) {
+            throw InputError(key(item.key()) + " is not a known setting");
+        }
+    }
+}
+
+} // namespace lbd

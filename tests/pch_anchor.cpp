@@ -1,1 +1,0 @@
-// Anchor so that the tests' precompiled header is built once and reused.
