@@ -1,0 +1,136 @@
+#include "core/lbd/discrepancyratio.h"
+
+#include "core/util/error.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace lbd {
+
+namespace {
+
+std::string numberText(double value)
+{
+    std::ostringstream out;
+    out.precision(17);
+    out << value;
+    return out.str();
+}
+
+} // namespace
+
+void DiscrepancySpec::validate() const
+{
+    // Written as !(inside) so that NaN fails too.
+    if (!(beta > 0.0 && beta < 1.0)) {
+        throw InputError("discrepancy option 'beta' must lie strictly between 0 and 1 (got "
+                         + numberText(beta) + ")");
+    }
+    if (!std::isfinite(gamma)) {
+        throw InputError("discrepancy option 'gamma' must be a finite number (got " + numberText(gamma) + ")");
+    }
+}
+
+const std::vector<DiscrepancyKind>& allDiscrepancyKinds()
+{
+    static const std::vector<DiscrepancyKind> kinds = {
+        DiscrepancyKind::Linear, DiscrepancyKind::EffectiveNumber, DiscrepancyKind::Sqrt,
+        DiscrepancyKind::Log,    DiscrepancyKind::Constant,        DiscrepancyKind::Power,
+    };
+    return kinds;
+}
+
+std::string discrepancyKindName(DiscrepancyKind kind)
+{
+    switch (kind) {
+    case DiscrepancyKind::Linear: return "linear";
+    case DiscrepancyKind::EffectiveNumber: return "effective";
+    case DiscrepancyKind::Sqrt: return "sqrt";
+    case DiscrepancyKind::Log: return "log";
+    case DiscrepancyKind::Constant: return "constant";
+    case DiscrepancyKind::Power: return "power";
+    }
+    return "linear";
+}
+
+DiscrepancyKind parseDiscrepancyKind(const std::string& text)
+{
+    for (DiscrepancyKind kind : allDiscrepancyKinds()) {
+        if (discrepancyKindName(kind) == text) {
+            return kind;
+        }
+    }
+    throw InputError("discrepancy kind '" + text
+                     + "' is not known (use linear, effective, sqrt, log, constant or power)");
+}
+
+std::string discrepancyFormula(DiscrepancyKind kind)
+{
+    switch (kind) {
+    case DiscrepancyKind::Linear: return "w_c = 1 / n_c";
+    case DiscrepancyKind::EffectiveNumber:
+        return "w_c = (1 - beta) / (1 - beta^n_c), rescaled so that the weights sum to C";
+    case DiscrepancyKind::Sqrt: return "w_c = 1 / sqrt(n_c)";
+    case DiscrepancyKind::Log: return "w_c = 1 / ln(1 + n_c)";
+    case DiscrepancyKind::Constant: return "w_c = 1";
+    case DiscrepancyKind::Power: return "w_c = 1 / n_c^gamma";
+    }
+    return {};
+}
+
+std::vector<double> classWeights(const std::vector<int64_t>& trainCounts, const DiscrepancySpec& spec)
+{
+    spec.validate();
+    if (trainCounts.empty()) {
+        throw InputError("discrepancy ratio: 'trainCounts' is empty (no classes)");
+    }
+    for (size_t c = 0; c < trainCounts.size(); ++c) {
+        if (trainCounts[c] < 1) {
+            throw InputError("discrepancy ratio: 'trainCounts' of class " + std::to_string(c)
+                             + " is " + std::to_string(trainCounts[c])
+                             + "; every class needs at least one training image");
+        }
+    }
+
+    std::vector<double> weights(trainCounts.size());
+    for (size_t c = 0; c < trainCounts.size(); ++c) {
+        const auto n = static_cast<double>(trainCounts[c]);
+        switch (spec.kind) {
+        case DiscrepancyKind::Linear: weights[c] = 1.0 / n; break;
+        case DiscrepancyKind::EffectiveNumber:
+            // 1 - beta^n as -expm1(n ln beta): beta^n is close to 1 for small n and beta near 1,
+            // where the plain difference loses most of its digits.
+            weights[c] = (1.0 - spec.beta) / -std::expm1(n * std::log(spec.beta));
+            break;
+        case DiscrepancyKind::Sqrt: weights[c] = 1.0 / std::sqrt(n); break;
+        // ln(1 + n) rather than ln(n): ln(1) = 0 would give a one-image class an infinite
+        // weight (the published code does exactly that); for n in the hundreds the two differ
+        // by under 1%.
+        case DiscrepancyKind::Log: weights[c] = 1.0 / std::log1p(n); break;
+        case DiscrepancyKind::Constant: weights[c] = 1.0; break;
+        case DiscrepancyKind::Power: weights[c] = std::pow(n, -spec.gamma); break;
+        }
+    }
+
+    if (spec.kind == DiscrepancyKind::EffectiveNumber) {
+        // Cui et al. normalise so that the weights sum to the number of classes; only this kind
+        // is rescaled, as in the published code (the utility term's size depends on it).
+        double sum = 0.0;
+        for (double w : weights) {
+            sum += w;
+        }
+        for (double& w : weights) {
+            w *= static_cast<double>(weights.size()) / sum;
+        }
+    }
+    for (size_t c = 0; c < weights.size(); ++c) {
+        if (!std::isfinite(weights[c]) || weights[c] <= 0.0) {
+            // A large gamma can underflow n^-gamma to 0 or overflow it; the loss would be useless.
+            throw InputError("discrepancy ratio: the weight of class " + std::to_string(c) + " is "
+                             + numberText(weights[c]) + "; choose a smaller 'gamma'");
+        }
+    }
+    return weights;
+}
+
+} // namespace lbd

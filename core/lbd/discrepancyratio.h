@@ -1,0 +1,39 @@
+#pragma once
+// Discrepancy ratios w_c = 1 / f(n_c) (lbd-math.md section 4): how much one training image of
+// class c counts in the loss. Torch-free, so the GUI can list the kinds and show their formulas.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lbd {
+
+enum class DiscrepancyKind {
+    Linear,          // f(n) = n (the paper's default, best in its Table 5)
+    EffectiveNumber, // f(n) = (1 - beta^n) / (1 - beta), rescaled so that sum_c w_c = C (Cui et al.)
+    Sqrt,            // f(n) = sqrt(n)
+    Log,             // f(n) = ln(1 + n): ln(n) itself is 0 for a one-image class
+    Constant,        // f(n) = 1: no re-weighting (plain cross-entropy)
+    Power,           // f(n) = n^gamma
+};
+
+struct DiscrepancySpec {
+    DiscrepancyKind kind = DiscrepancyKind::Linear;
+    double beta = 0.9999; // effective number only; must lie in (0, 1)
+    double gamma = 1.0;   // power only; any finite value
+
+    // Checks every field, including those the kind does not use, so that a spec that
+    // validates stays valid when the user switches the kind. Throws InputError naming the field.
+    void validate() const;
+};
+
+// All kinds in the order the GUI lists them.
+const std::vector<DiscrepancyKind>& allDiscrepancyKinds();
+std::string discrepancyKindName(DiscrepancyKind kind);           // "linear", "effective", ...
+DiscrepancyKind parseDiscrepancyKind(const std::string& text);   // throws InputError
+std::string discrepancyFormula(DiscrepancyKind kind);            // "w_c = 1 / n_c" (tooltip text, ASCII)
+
+// w_c for every class, in class order. Throws InputError for an invalid spec, no classes,
+// or a class with fewer than one training image.
+std::vector<double> classWeights(const std::vector<int64_t>& trainCounts, const DiscrepancySpec& spec);
+
+} // namespace lbd

@@ -1,0 +1,193 @@
+#include "core/lbd/objective.h"
+
+#include "core/lbd/discrepancyratio.h"
+#include "core/util/error.h"
+
+#include <cmath>
+#include <utility>
+
+namespace lbd {
+
+namespace {
+
+torch::Tensor deviceTensor(const std::vector<double>& values, const std::vector<int64_t>& shape,
+                           const torch::Device& device)
+{
+    // Built in double on the host, stored in float32 (the dtype the losses run in).
+    return torch::tensor(values, torch::dtype(torch::kDouble)).reshape(shape).to(device, torch::kFloat);
+}
+
+} // namespace
+
+LbdObjective::LbdObjective(ObjectiveSpec spec, std::vector<int64_t> trainCounts, torch::Device device)
+    : m_spec(std::move(spec))
+    , m_trainCounts(std::move(trainCounts))
+    , m_device(device)
+{
+    m_classCount = static_cast<int64_t>(m_trainCounts.size());
+    m_spec.validateFor(m_classCount);
+    // Also checks the counts (at least one class, every count >= 1).
+    m_classWeightValues = classWeights(m_trainCounts, m_spec.discrepancy);
+
+    const int64_t classes = m_classCount;
+    m_marginValues.assign(m_trainCounts.size(), 0.0);
+    if (m_spec.ldamMargins) {
+        // LDAM: m_c = K n_c^(-1/4) with K chosen so that the rarest class gets maxMargin.
+        double largest = 0.0;
+        for (size_t c = 0; c < m_trainCounts.size(); ++c) {
+            m_marginValues[c] = std::pow(static_cast<double>(m_trainCounts[c]), -0.25);
+            largest = std::max(largest, m_marginValues[c]);
+        }
+        for (double& m : m_marginValues) {
+            m *= m_spec.maxMargin / largest;
+        }
+    }
+    std::vector<double> marginRows(static_cast<size_t>(classes * classes), 0.0);
+    for (int64_t c = 0; c < classes; ++c) {
+        marginRows[static_cast<size_t>(c * classes + c)] = m_spec.scale * m_marginValues[c];
+    }
+
+    // U_off: the diagonal is dropped because the cross-entropy already holds log p(y).
+    std::vector<double> utilityOff(static_cast<size_t>(classes * classes), 0.0);
+    bool offDiagonal = false;
+    if (!m_spec.utilityMatrix.empty()) {
+        for (int64_t t = 0; t < classes; ++t) {
+            for (int64_t d = 0; d < classes; ++d) {
+                const auto i = static_cast<size_t>(t * classes + d);
+                if (t != d && m_spec.utilityMatrix[i] != 0.0) {
+                    utilityOff[i] = m_spec.utilityMatrix[i];
+                    offDiagonal = true;
+                }
+            }
+        }
+    }
+    m_utilityActive = m_spec.utility && offDiagonal;
+
+    m_deferredWeights = deviceTensor(m_classWeightValues, {classes}, m_device);
+    m_unitWeights = torch::ones({classes}, torch::dtype(torch::kFloat).device(m_device));
+    m_marginRows = deviceTensor(marginRows, {classes, classes}, m_device);
+    if (m_utilityActive) {
+        m_utilityOff = deviceTensor(utilityOff, {classes, classes}, m_device);
+    }
+    m_zero = torch::zeros({}, torch::dtype(torch::kFloat).device(m_device));
+    m_currentWeights = torch::empty({classes}, torch::dtype(torch::kFloat).device(m_device));
+    m_utilityWeight = torch::zeros({}, torch::dtype(torch::kFloat).device(m_device));
+    m_annealWeight = torch::zeros({}, torch::dtype(torch::kFloat).device(m_device));
+    setEpoch(1);
+}
+
+void LbdObjective::setEpoch(int epoch)
+{
+    if (epoch < 1) {
+        throw InputError("objective: 'epoch' is 1-based (got " + std::to_string(epoch) + ")");
+    }
+    m_epoch = epoch;
+    const bool deferredOn = epoch > m_spec.drwEpoch;
+    // In-place: a captured graph keeps reading the same storage.
+    m_currentWeights.copy_(deferredOn ? m_deferredWeights : m_unitWeights);
+    const bool utilityOn = m_utilityActive && (!m_spec.utilityAfterDrwOnly || deferredOn);
+    m_utilityWeight.fill_(utilityOn ? 1.0 / m_spec.alpha : 0.0);
+    m_annealWeight.fill_(m_spec.repulsive ? std::exp(-static_cast<double>(epoch) / m_spec.tau) : 0.0);
+}
+
+torch::Tensor LbdObjective::marginAdjusted(const torch::Tensor& logits, const torch::Tensor& labels) const
+{
+    if (!m_spec.ldamMargins) {
+        return logits;
+    }
+    // Row y of diag(s * m) is s * m_y at column y and 0 elsewhere: one gather instead of a
+    // one-hot build, and the same shape [B, C] broadcasts over the particles.
+    return logits - m_marginRows.index_select(0, labels);
+}
+
+torch::Tensor LbdObjective::repulsiveTerm(const torch::Tensor& classifierWeights, int64_t particles) const
+{
+    if (!classifierWeights.defined() || classifierWeights.dim() < 2 || classifierWeights.size(0) != particles) {
+        throw InputError("objective: 'classifierWeights' must be [M, ...] with M = " + std::to_string(particles)
+                         + " particles for the repulsive term");
+    }
+    const torch::Tensor flat = classifierWeights.reshape({particles, -1});
+    // Centred form of mean(theta^2) - mean(theta)^2 (the paper's SWAG-diagonal variance): the
+    // same value, without the cancellation.
+    const torch::Tensor centred = flat - flat.mean(0, /*keepdim=*/true);
+    const torch::Tensor variance = centred.pow(2).mean(0);
+    return 0.5 * torch::log(variance + m_spec.eps).mean();
+}
+
+ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::Tensor& labels,
+                                     const torch::Tensor& classifierWeights) const
+{
+    if (!logits.defined() || logits.dim() != 3 || logits.size(2) != m_classCount) {
+        throw InputError("objective: 'logits' must be [M, B, C] with C = " + std::to_string(m_classCount));
+    }
+    if (!labels.defined() || labels.dim() != 1 || labels.size(0) != logits.size(1)
+        || labels.scalar_type() != torch::kLong) {
+        throw InputError("objective: 'labels' must be int64 [B] with B = " + std::to_string(logits.size(1)));
+    }
+    const int64_t particles = logits.size(0);
+    const int64_t batch = logits.size(1);
+
+    torch::Tensor z = logits;
+    if (z.scalar_type() == torch::kHalf || z.scalar_type() == torch::kBFloat16) {
+        z = z.to(torch::kFloat); // softmax statistics in 16 bits lose the tail classes
+    }
+    const torch::Tensor logProbs = torch::log_softmax(marginAdjusted(z, labels), -1); // [M, B, C]
+    const torch::Tensor sampleWeights = m_currentWeights.index_select(0, labels);     // [B]
+
+    ObjectiveTerms terms;
+    // Weighted mean, as torch's cross_entropy(weight=...): sum_b w_b ce_b / sum_b w_b.
+    const torch::Tensor ce = -logProbs.gather(2, labels.view({1, batch, 1}).expand({particles, batch, 1})).squeeze(2);
+    terms.particleCe = (ce * sampleWeights).sum(1) / sampleWeights.sum();
+    terms.weightedCe = terms.particleCe.mean();
+    terms.total = terms.weightedCe;
+
+    terms.utilityWeight = m_utilityWeight;
+    if (m_utilityActive) {
+        // UT_j = -(1/B) sum_b w_{y_b} sum_k U_off[y_b, k] log p_j(k | x_b), on the same
+        // margin-adjusted log-probabilities as the cross-entropy (the paper's objective has one
+        // p(y'|x, theta) for both; the published code does the same). Weighted by w_{y_b} as in
+        // the paper, not by w_k as in the published code.
+        const torch::Tensor rows = m_utilityOff.index_select(0, labels) * sampleWeights.unsqueeze(1); // [B, C]
+        const torch::Tensor perParticle = -(logProbs * rows).sum({1, 2}) / static_cast<double>(batch);
+        terms.utility = perParticle.mean();
+        // Multiplying by a device scalar (0 before the DRW epoch) instead of branching keeps
+        // the step's graph identical across epochs.
+        terms.total = terms.total + m_utilityWeight * terms.utility;
+    } else {
+        terms.utility = m_zero;
+    }
+
+    terms.annealWeight = m_annealWeight;
+    if (m_spec.repulsive && particles > 1) {
+        terms.repulsive = repulsiveTerm(classifierWeights, particles);
+        terms.total = terms.total - m_annealWeight * terms.repulsive;
+    } else {
+        terms.repulsive = m_zero;
+        if (particles == 1) {
+            terms.annealWeight = m_zero; // a(e) means nothing with one particle
+        }
+    }
+    return terms;
+}
+
+ObjectiveValues LbdObjective::values(const ObjectiveTerms& terms)
+{
+    const torch::Tensor packed = torch::stack({terms.total.detach().to(torch::kDouble).reshape({}),
+                                               terms.weightedCe.detach().to(torch::kDouble).reshape({}),
+                                               terms.utility.detach().to(torch::kDouble).reshape({}),
+                                               terms.utilityWeight.detach().to(torch::kDouble).reshape({}),
+                                               terms.repulsive.detach().to(torch::kDouble).reshape({}),
+                                               terms.annealWeight.detach().to(torch::kDouble).reshape({})})
+                                     .cpu();
+    const double* v = packed.data_ptr<double>();
+    ObjectiveValues values;
+    values.total = v[0];
+    values.weightedCe = v[1];
+    values.utility = v[2];
+    values.utilityWeight = v[3];
+    values.repulsive = v[4];
+    values.annealWeight = v[5];
+    return values;
+}
+
+} // namespace lbd
