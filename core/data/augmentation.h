@@ -7,17 +7,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/data/augmentspec.h"
 #include "core/util/random.h"
 
 namespace lbd {
 
-struct AugmentSpec {
-    bool enabled = true;
-    int64_t padding = 4;            // random crop of the output size from the zero-padded image
-    bool horizontalFlip = true;
-    double maxRotationDegrees = 15; // 0 disables rotation (and bilinear sampling)
-    int64_t outputSize = 32;        // smaller inputs are centred and zero-padded (28 -> 32)
-};
 
 struct Normalization {
     std::vector<float> mean; // per channel, in [0, 1] pixel units

@@ -1,0 +1,53 @@
+#pragma once
+// Everything a run needs, as one value type: written to the run folder as config.json, edited
+// by the GUI's experiment panel, read from presets and `lbd train` flags. No torch here.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/data/augmentspec.h"
+#include "core/data/dataspec.h"
+#include "core/lbd/objectivespec.h"
+#include "core/model/modelspec.h"
+
+namespace lbd {
+
+struct OptimizerSpec {
+    double learningRate = 0.1;
+    double momentum = 0.9;
+    bool nesterov = true;
+    double weightDecay = 5e-4;         // lambda
+    int warmupEpochs = 5;              // linear warm-up from lr/warmup to lr
+    std::vector<int> decayEpochs = {160, 180};       // from these epochs on ...
+    std::vector<double> decayFactors = {0.01, 0.0001}; // ... lr is multiplied by these
+};
+
+struct TrainSettings {
+    int epochs = 200;
+    int64_t batchSize = 128;
+    int evalEvery = 10;        // evaluate on the test set every K epochs (and at the end)
+    int checkpointEvery = 1;   // epochs between atomic checkpoints
+    std::string device = "auto";
+    bool bf16 = true;          // bf16 autocast on CUDA (ignored on the CPU)
+    bool channelsLast = true;  // on CUDA
+    bool cudaGraph = true;     // capture the training step in a CUDA graph (CUDA only)
+    uint64_t seed = 0;         // model initialisation, batch order and augmentation
+    std::string utility = "onehot"; // "onehot", "tail:<c>", or a CSV / JSON file
+    std::string decisionRule = "lbd";
+    int threads = 0;           // CPU threads, 0 = all cores
+};
+
+struct TrainConfig {
+    std::string name = "fashion-mnist-lt";
+    DataSpec data;
+    AugmentSpec augment;
+    ModelSpec model;
+    ObjectiveSpec objective;
+    OptimizerSpec optimizer;
+    TrainSettings train;
+
+    // Throws InputError naming the key ("train.epochs must be at least 1").
+    void validate() const;
+};
+
+} // namespace lbd

@@ -1,0 +1,47 @@
+#pragma once
+// Trains an LBD particle ensemble: data -> batches -> fused particle model -> objective -> SGD,
+// evaluating on the test set every K epochs and keeping the run folder complete and consistent
+// (config, split, metrics.jsonl, atomic checkpoints, report, cached test probabilities, Python
+// weights). Runs on the calling thread; the GUI calls it from a worker thread.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "core/train/epochmetrics.h"
+#include "core/train/trainconfig.h"
+#include "core/train/trainingcontrol.h"
+
+namespace lbd {
+
+struct TrainingCallbacks {
+    std::function<void(const BatchProgress&)> onBatch;     // every few batches
+    std::function<void(const EpochMetrics&)> onEpoch;      // after every epoch
+    std::function<void(const std::string&)> onMessage;     // "loading data", "resumed at epoch 12", ...
+};
+
+struct TrainingResult {
+    std::string runDirectory;
+    int epochsCompleted = 0;
+    bool stopped = false;                 // stopped by request before the last epoch
+    std::optional<EvaluationReport> finalReport; // absent when stopped before any evaluation
+};
+
+class Trainer {
+public:
+    // `runDirectory` is created if needed. With `resume`, the run continues from the last
+    // checkpoint in `runDirectory` (whose config.json then wins over `config`).
+    Trainer(TrainConfig config, std::string runDirectory, bool resume = false);
+    ~Trainer();
+    Trainer(const Trainer&) = delete;
+    Trainer& operator=(const Trainer&) = delete;
+
+    // Throws InputError for bad config/data, RunError for failures while running (non-finite
+    // loss, out of memory): the last good checkpoint stays readable in either case.
+    TrainingResult run(const TrainingCallbacks& callbacks, TrainingControl* control = nullptr);
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+} // namespace lbd
