@@ -13,5 +13,6 @@ int runCommand(const std::string& verb, Args args);
 
 int runData(Args& args);
 int runBench(Args& args);
+int runTrain(Args& args);
 
 } // namespace lbd::cli
