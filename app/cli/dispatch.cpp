@@ -20,6 +20,10 @@ void printUsage(std::ostream& out)
         << "             [--device cpu|cuda[:N]] [--resume RUN_DIR] [--epochs N] [--arch A] [--particles M]\n"
         << "             [--baseline lbd|ce|cb|ldam-drw|ensemble] [--alpha A] [--tau T] [--utility onehot|tail:c|FILE]\n"
         << "             [--rule argmax|lbd|expected] [--lr X] [--batch-size B] [data flags] [--list-presets] [--quiet]\n"
+        << "  eval     re-decide a run's cached test probabilities: RUN_DIR [--utility onehot|tail:c|FILE]\n"
+        << "             [--rule argmax|lbd|expected] [--json]\n"
+        << "  predict  classify images with a run: RUN_DIR IMAGE... [--json] [--top K] [--utility U] [--rule R]\n"
+        << "  export   weights for Python (torch.load): RUN_DIR --out FILE.pt\n"
         << "  bench    throughput benchmarks: --what augment [--device cpu|cuda[:N]] [--json] [--out FILE]\n"
         << "  --version  versions of LBD Studio, LibTorch, OpenCV and the CUDA devices found\n\n"
         << "Exit status: 0 success, 1 run failure, 2 bad input (the message names the file or option).\n";
@@ -38,6 +42,15 @@ int runCommand(const std::string& verb, Args args)
     }
     if (verb == "data") {
         return runData(args);
+    }
+    if (verb == "eval") {
+        return runEval(args);
+    }
+    if (verb == "predict") {
+        return runPredict(args);
+    }
+    if (verb == "export") {
+        return runExport(args);
     }
     if (verb == "train") {
         return runTrain(args);
