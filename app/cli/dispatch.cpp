@@ -24,7 +24,10 @@ void printUsage(std::ostream& out)
         << "             [--rule argmax|lbd|expected] [--json]\n"
         << "  predict  classify images with a run: RUN_DIR IMAGE... [--json] [--top K] [--utility U] [--rule R]\n"
         << "  export   weights for Python (torch.load): RUN_DIR --out FILE.pt\n"
-        << "  bench    throughput benchmarks: --what augment [--device cpu|cuda[:N]] [--json] [--out FILE]\n"
+        << "  bench    throughput: --what augment|train|all [--device cpu|cuda[:N]] [--batch B] [--particles M]
+"
+        << "             [--arch A] [--seconds S] [--train-seconds S] [--no-straightforward] [--json] [--out FILE]
+"
         << "  --version  versions of LBD Studio, LibTorch, OpenCV and the CUDA devices found\n\n"
         << "Exit status: 0 success, 1 run failure, 2 bad input (the message names the file or option).\n";
 }
