@@ -113,10 +113,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     objectiveSpec.utilityMatrix = utility.values();
     objectiveSpec.validateFor(classCount);
 
-    const Normalization normalization = dataset.train.isStreamed() ? Normalization{} : computeNormalization(dataset.train.images);
-    if (normalization.mean.empty()) {
-        throw InputError("streamed data sets need their normalisation computed from decoded images (not yet supported)");
-    }
+    const Normalization normalization = computeSplitNormalization(dataset.train, dataset.format);
 
     ParticleModel model = makeParticleModel(modelSpec);
     model->to(device);
