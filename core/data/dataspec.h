@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/data/longtail.h"
-#include "core/data/syntheticdataset.h"
+#include "core/data/longtailspec.h"
+#include "core/data/syntheticspec.h"
 
 namespace lbd {
 

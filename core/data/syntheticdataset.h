@@ -6,17 +6,9 @@
 #include <cstdint>
 
 #include "core/data/dataset.h"
+#include "core/data/syntheticspec.h"
 
 namespace lbd {
-
-struct SyntheticSpec {
-    int64_t classes = 10;
-    int64_t trainPerClass = 500;
-    int64_t testPerClass = 100;
-    int64_t channels = 3;
-    int64_t size = 32;
-    uint64_t seed = 0;
-};
 
 Dataset makeSyntheticDataset(const SyntheticSpec& spec);
 
