@@ -3,6 +3,7 @@
 
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
+#include "core/train/trainingbenchmark.h"
 #include "core/util/atomicfile.h"
 #include "core/util/device.h"
 #include "core/util/error.h"
@@ -64,40 +65,88 @@ nlohmann::json benchAugmentation(const torch::Device& device, int64_t batch, int
 
 int runBench(Args& args)
 {
-    const std::string what = args.value("what", "augment");
-    const torch::Device device = parseDevice(args.value("device", "auto"));
+    const std::string what = args.value("what", "all");
+    const std::string deviceText = args.value("device", "auto");
+    const torch::Device device = parseDevice(deviceText);
     const double seconds = args.number("seconds", 3.0);
-    const int64_t batch = args.integer("batch", device.is_cuda() ? 4096 : 512);
+    const int64_t augmentBatch = args.integer("augment-batch", device.is_cuda() ? 4096 : 512);
+    TrainingBenchmarkOptions training;
+    training.device = deviceText;
+    training.arch = args.value("arch", "resnet32");
+    training.particles = args.integer("particles", 3);
+    training.batchSize = args.integer("batch", 128);
+    training.seconds = args.number("train-seconds", device.is_cuda() ? 10.0 : 20.0);
+    training.straightforward = !args.flag("no-straightforward");
     const bool json = args.flag("json");
     const auto outPath = args.value("out");
     args.rejectUnknown();
-    if (what != "augment") {
-        throw InputError("--what '" + what + "' is not known (use augment)");
+    if (what != "augment" && what != "train" && what != "all") {
+        throw InputError("--what '" + what + "' is not known (use augment, train or all)");
     }
-    if (batch < 1 || !(seconds > 0)) {
-        throw InputError("--batch and --seconds must be positive");
+    if (augmentBatch < 1 || !(seconds > 0)) {
+        throw InputError("--augment-batch and --seconds must be positive");
     }
     useAllCpuCores();
 
+    std::string command = "lbd bench --what " + what + " --device " + deviceText;
     nlohmann::json record = {{"date", currentDateTimeUtc()},
                              {"host", hostName()},
                              {"cpu", cpuModelName()},
                              {"cpu_threads", torch::get_num_threads()},
                              {"device", deviceDescription(device)},
                              {"libtorch", compat::torchVersion()},
-                             {"command", "lbd bench --what " + what},
+                             {"command", command},
                              {"results", nlohmann::json::array()}};
-    for (const bool rotation : {true, false}) {
-        for (const int64_t channels : {int64_t(3), int64_t(1)}) {
-            auto result = benchAugmentation(device, batch, channels, 32, seconds, rotation);
-            if (!json) {
-                std::cout << result["pipeline"].get<std::string>() << ", " << result["image"].get<std::string>() << ", batch "
-                          << batch << ": " << static_cast<int64_t>(result["images_per_second"].get<double>())
-                          << " images/s on " << deviceDescription(device) << '\n';
+    if (what == "augment" || what == "all") {
+        for (const bool rotation : {true, false}) {
+            for (const int64_t channels : {int64_t(3), int64_t(1)}) {
+                auto result = benchAugmentation(device, augmentBatch, channels, 32, seconds, rotation);
+                if (!json) {
+                    std::cout << "augmentation: " << result["pipeline"].get<std::string>() << ", "
+                              << result["image"].get<std::string>() << ", batch " << augmentBatch << ": "
+                              << static_cast<int64_t>(result["images_per_second"].get<double>()) << " images/s\n";
+                }
+                record["results"].push_back(result);
             }
-            record["results"].push_back(result);
         }
     }
+    if (what == "train" || what == "all") {
+        for (const auto& result : benchmarkTraining(training)) {
+            nlohmann::json entry = {{"benchmark", "training"},
+                                    {"mode", result.mode},
+                                    {"details", result.details},
+                                    {"arch", training.arch},
+                                    {"particles", training.particles},
+                                    {"batch", training.batchSize},
+                                    {"image", std::to_string(training.channels) + "x32x32"},
+                                    {"objective", "LDAM margins + DRW weights + utility term (tail:0.5, alpha 0.002) + repulsion"},
+                                    {"steps", result.steps},
+                                    {"seconds", result.seconds},
+                                    {"images_per_second", result.imagesPerSecond},
+                                    {"seconds_per_fashion_mnist_lt_epoch", result.epochSeconds}};
+            if (!json) {
+                std::cout << "training (" << result.mode << ": " << result.details << "), " << training.arch << " M="
+                          << training.particles << " batch " << training.batchSize << ": "
+                          << static_cast<int64_t>(result.imagesPerSecond) << " images/s ("
+                          << result.epochSeconds << " s per Fashion-MNIST-LT epoch)\n";
+            }
+            record["results"].push_back(entry);
+        }
+        const auto& results = record["results"];
+        double fast = 0, plain = 0;
+        for (const auto& r : results) {
+            if (r.value("benchmark", "") == "training") {
+                (r["mode"] == "fast" ? fast : plain) = r["images_per_second"].get<double>();
+            }
+        }
+        if (fast > 0 && plain > 0) {
+            record["training_speedup"] = fast / plain;
+            if (!json) {
+                std::cout << "speed-up of the fast mode over the straightforward mode: " << fast / plain << "x\n";
+            }
+        }
+    }
+    (json ? std::cerr : std::cout) << "on " << deviceDescription(device) << ", " << cpuModelName() << "\n";
     if (json) {
         std::cout << record.dump(2) << '\n';
     }

@@ -13,5 +13,9 @@ int runCommand(const std::string& verb, Args args);
 
 int runData(Args& args);
 int runBench(Args& args);
+int runTrain(Args& args);
+int runEval(Args& args);
+int runPredict(Args& args);
+int runExport(Args& args);
 
 } // namespace lbd::cli

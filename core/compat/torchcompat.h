@@ -7,7 +7,11 @@
 
 #ifdef LBD_HAVE_CUDA
 #include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
 #endif
+
+#include <optional>
 
 #include <cstdint>
 #include <string>
@@ -84,5 +88,27 @@ inline std::string cudaDeviceName(int index)
     return "CUDA device";
 #endif
 }
+
+// Makes a non-default CUDA stream current for its lifetime. CUDA-graph capture must not touch
+// the legacy default stream, so warm-up, capture and replay all run on this one stream.
+class ScopedSideStream {
+public:
+    ScopedSideStream(const torch::Device& device, bool enabled)
+    {
+#ifdef LBD_HAVE_CUDA
+        if (enabled && device.is_cuda()) {
+            m_guard.emplace(c10::cuda::getStreamFromPool(false, device.index() < 0 ? 0 : device.index()));
+        }
+#else
+        (void)device;
+        (void)enabled;
+#endif
+    }
+
+private:
+#ifdef LBD_HAVE_CUDA
+    std::optional<c10::cuda::CUDAStreamGuard> m_guard;
+#endif
+};
 
 } // namespace lbd::compat

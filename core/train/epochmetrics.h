@@ -30,7 +30,8 @@ struct EpochMetrics {
     double imagesPerSecond = 0;
     double epochSeconds = 0;
     double elapsedSeconds = 0;   // since the run (or the resumed run) started
-    std::optional<EvaluationReport> evaluation; // every eval_every epochs and at the end
+    std::optional<EvaluationReport> evaluation;       // every eval_every epochs and at the end, run's rule + utility
+    std::optional<EvaluationReport> argmaxEvaluation; // the same probabilities decided by plain argmax
 };
 
 } // namespace lbd

@@ -39,6 +39,7 @@ struct TrainSettings {
 
 struct TrainConfig {
     std::string name = "fashion-mnist-lt";
+    std::string description; // shown by the presets menu and `lbd train --list-presets`
     DataSpec data;
     AugmentSpec augment;
     ModelSpec model;

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds lbd_core + the `lbd` command line (no Qt, no OpenCV, no tests) against another LibTorch,
+# e.g. the CUDA one inside a pip-installed PyTorch 2.x:
+#   cmake/build-headless.sh [BUILD_DIR] [extra cmake arguments...]
+# LibTorch is taken from $TORCH_PREFIX, else from python3's torch.utils.cmake_prefix_path.
+# nlohmann-json may come from the system or from $LBD_JSON_INCLUDE_DIR (a folder with nlohmann/json.hpp).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build-headless}"
+shift || true
+prefix="${TORCH_PREFIX:-$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')}"
+args=(-DCMAKE_BUILD_TYPE=Release -DLBD_BUILD_GUI=OFF -DLBD_BUILD_TESTS=OFF -DLBD_WITH_OPENCV=OFF
+      "-DCMAKE_PREFIX_PATH=$prefix")
+if [ -n "${LBD_JSON_INCLUDE_DIR:-}" ]; then args+=("-DLBD_JSON_INCLUDE_DIR=$LBD_JSON_INCLUDE_DIR"); fi
+generator=()
+if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+cmake -S . -B "$build" "${generator[@]}" "${args[@]}" "$@"
+cmake --build "$build" -j "$(nproc)" --target lbd
+echo "built $build/app/lbd"

@@ -1,0 +1,97 @@
+#pragma once
+// EvaluationReport: every test-set metric of one run under one utility matrix and decision rule
+// (lbd-math.md section 6). A plain value type (no torch, no Qt) that the evaluator fills, the
+// CLI prints / writes as JSON (reportjson.h) and the GUI pages draw. Rates of empty groups are 0
+// with their count 0, so nothing here is NaN.
+#include "core/data/regions.h"
+#include "core/eval/decisionrule.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lbd {
+
+// Correct / total over a group of test images (a class or a region); accuracy 0 when total 0.
+struct GroupAccuracy {
+    int64_t correct = 0;
+    int64_t total = 0;
+    double accuracy = 0.0;
+};
+
+struct RegionAccuracy {
+    Region region = Region::Head;
+    std::string name; // regionName(region, scheme): "head" / "many", ...
+    GroupAccuracy counts;
+};
+
+struct RegionAccuracies {
+    RegionScheme scheme = RegionScheme::ThirdsByIndex;
+    std::vector<RegionAccuracy> regions; // Head, Medium, Tail in that order (all three, even if empty)
+};
+
+// One split of the False Head Rate curve: head = classes < headClasses.
+struct FhrSplit {
+    int64_t headClasses = 0;  // k
+    int64_t falseHeads = 0;   // #{y >= k and yhat < k}
+    int64_t tailImages = 0;   // #{y >= k}
+    double rate = 0.0;        // falseHeads / tailImages, 0 when there are no tail images
+};
+
+// A point of the paper's FHR table, head = first int(C * ratio + 0.5) classes.
+struct FhrPoint {
+    double ratio = 0.0; // 0.25, 0.5, 0.75
+    FhrSplit split;
+};
+
+struct CalibrationBin {
+    double lower = 0.0; // bin = (lower, upper]; the first bin also holds confidence 0
+    double upper = 0.0;
+    int64_t count = 0;
+    double accuracy = 0.0;       // 0 when count 0
+    double meanConfidence = 0.0; // 0 when count 0
+};
+
+struct CalibrationReport {
+    std::vector<CalibrationBin> bins;
+    int64_t count = 0; // images binned
+    double ece = 0.0;  // sum_b (n_b/N) |acc_b - conf_b|
+    double mce = 0.0;  // max over non-empty bins of |acc_b - conf_b|
+};
+
+struct RegionCalibration {
+    Region region = Region::Head;
+    std::string name;
+    CalibrationReport calibration; // images whose true class is in the region
+};
+
+struct EvaluationReport {
+    DecisionRule rule = DecisionRule::Argmax;
+    int64_t classCount = 0;
+    int64_t imageCount = 0;
+    int64_t particleCount = 0;
+
+    GroupAccuracy overall;
+    RegionAccuracies regionsThirds; // RegionScheme::ThirdsByIndex
+    RegionAccuracies regionsCounts; // RegionScheme::ByTrainCount
+    std::vector<GroupAccuracy> perClass;        // indexed by true class
+    std::vector<std::vector<int64_t>> confusion; // [true][decided]
+
+    std::vector<FhrSplit> fhrCurve;   // k = 1 .. C-1
+    std::vector<FhrPoint> fhrPoints;  // ratios 0.25, 0.5, 0.75
+    std::string fhrConvention;        // how fhrPoints chose the head (the published code's convention)
+
+    CalibrationReport calibration;                  // confidence = max pbar, 15 bins
+    std::vector<RegionCalibration> regionCalibration; // thirds scheme, by true class
+
+    // Misclassification AUROC (positives = correct decisions); empty when every decision is
+    // right or every one is wrong, where the statistic is undefined.
+    std::optional<double> aurocConfidence;
+    std::optional<double> aurocNegativeEntropy;
+
+    double nll = 0.0;         // mean -log max(pbar[y], 1e-12)
+    double meanUtility = 0.0; // mean U[y, decision]
+};
+
+} // namespace lbd

@@ -1,0 +1,22 @@
+#pragma once
+// The test-set evaluation: decide every image with one rule and utility matrix, then compute
+// every metric of lbd-math.md section 6 from those decisions and pbar. The CLI's `eval` verb and
+// the GUI's evaluation pages both call this, so the numbers can't disagree.
+#include "core/eval/decisionrule.h"
+#include "core/eval/evaluationreport.h"
+#include "core/lbd/utilitymatrix.h"
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace lbd {
+
+// particleProbs [M, N, C] (float or double, any device), labels [N] int64 (any integer dtype),
+// trainCounts of the C classes in head-to-tail order (for the count-based regions).
+// Throws InputError when shapes, labels or U do not fit together or a probability is not finite.
+EvaluationReport evaluate(const torch::Tensor& particleProbs, const torch::Tensor& labels,
+                          const std::vector<int64_t>& trainCounts, const UtilityMatrix& utility, DecisionRule rule);
+
+} // namespace lbd

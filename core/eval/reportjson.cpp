@@ -1,0 +1,216 @@
+#include "core/eval/reportjson.h"
+
+#include "core/util/error.h"
+
+#include <nlohmann/json.hpp>
+
+namespace lbd {
+namespace {
+
+using nlohmann::json;
+
+json groupJson(const GroupAccuracy& group)
+{
+    return {{"correct", group.correct}, {"total", group.total}, {"accuracy", group.accuracy}};
+}
+
+GroupAccuracy groupFrom(const json& j)
+{
+    GroupAccuracy group;
+    group.correct = j.at("correct").get<int64_t>();
+    group.total = j.at("total").get<int64_t>();
+    group.accuracy = j.at("accuracy").get<double>();
+    return group;
+}
+
+json regionsJson(const RegionAccuracies& regions)
+{
+    json list = json::array();
+    for (const auto& region : regions.regions) {
+        json entry = groupJson(region.counts);
+        entry["region"] = region.name;
+        list.push_back(std::move(entry));
+    }
+    return list;
+}
+
+// Regions are stored in Head, Medium, Tail order; the name is for people reading the file.
+RegionAccuracies regionsFrom(const json& list, RegionScheme scheme)
+{
+    RegionAccuracies regions;
+    regions.scheme = scheme;
+    for (size_t r = 0; r < list.size() && r < static_cast<size_t>(kRegionCount); ++r) {
+        RegionAccuracy region;
+        region.region = static_cast<Region>(r);
+        region.name = list[r].at("region").get<std::string>();
+        region.counts = groupFrom(list[r]);
+        regions.regions.push_back(std::move(region));
+    }
+    return regions;
+}
+
+json splitJson(const FhrSplit& split)
+{
+    return {{"head_classes", split.headClasses},
+            {"false_heads", split.falseHeads},
+            {"tail_images", split.tailImages},
+            {"rate", split.rate}};
+}
+
+FhrSplit splitFrom(const json& j)
+{
+    FhrSplit split;
+    split.headClasses = j.at("head_classes").get<int64_t>();
+    split.falseHeads = j.at("false_heads").get<int64_t>();
+    split.tailImages = j.at("tail_images").get<int64_t>();
+    split.rate = j.at("rate").get<double>();
+    return split;
+}
+
+json calibrationJson(const CalibrationReport& calibration)
+{
+    json bins = json::array();
+    for (const auto& bin : calibration.bins) {
+        bins.push_back({{"lower", bin.lower},
+                        {"upper", bin.upper},
+                        {"count", bin.count},
+                        {"accuracy", bin.accuracy},
+                        {"mean_confidence", bin.meanConfidence}});
+    }
+    return {{"count", calibration.count}, {"ece", calibration.ece}, {"mce", calibration.mce}, {"bins", bins}};
+}
+
+CalibrationReport calibrationFrom(const json& j)
+{
+    CalibrationReport calibration;
+    calibration.count = j.at("count").get<int64_t>();
+    calibration.ece = j.at("ece").get<double>();
+    calibration.mce = j.at("mce").get<double>();
+    for (const auto& b : j.at("bins")) {
+        CalibrationBin bin;
+        bin.lower = b.at("lower").get<double>();
+        bin.upper = b.at("upper").get<double>();
+        bin.count = b.at("count").get<int64_t>();
+        bin.accuracy = b.at("accuracy").get<double>();
+        bin.meanConfidence = b.at("mean_confidence").get<double>();
+        calibration.bins.push_back(bin);
+    }
+    return calibration;
+}
+
+json optionalJson(const std::optional<double>& value)
+{
+    return value ? json(*value) : json(nullptr);
+}
+
+std::optional<double> optionalFrom(const json& j)
+{
+    return j.is_null() ? std::nullopt : std::optional<double>(j.get<double>());
+}
+
+} // namespace
+
+nlohmann::json reportToJson(const EvaluationReport& report)
+{
+    json j;
+    j["rule"] = decisionRuleName(report.rule);
+    j["classes"] = report.classCount;
+    j["images"] = report.imageCount;
+    j["particles"] = report.particleCount;
+    j["accuracy"] = groupJson(report.overall);
+    j["regions"] = {{"thirds", regionsJson(report.regionsThirds)}, {"counts", regionsJson(report.regionsCounts)}};
+
+    json perClass = json::array();
+    for (const auto& group : report.perClass) {
+        perClass.push_back(groupJson(group));
+    }
+    j["per_class"] = std::move(perClass);
+    j["confusion"] = report.confusion;
+
+    json curve = json::array();
+    for (const auto& split : report.fhrCurve) {
+        curve.push_back(splitJson(split));
+    }
+    json points = json::array();
+    for (const auto& point : report.fhrPoints) {
+        json entry = splitJson(point.split);
+        entry["ratio"] = point.ratio;
+        points.push_back(std::move(entry));
+    }
+    j["fhr"] = {{"curve", curve}, {"points", points}, {"convention", report.fhrConvention}};
+
+    j["calibration"] = calibrationJson(report.calibration);
+    json byRegion = json::array();
+    for (const auto& region : report.regionCalibration) {
+        json entry = calibrationJson(region.calibration);
+        entry["region"] = region.name;
+        byRegion.push_back(std::move(entry));
+    }
+    j["calibration_by_region"] = std::move(byRegion);
+
+    j["auroc"] = {{"confidence", optionalJson(report.aurocConfidence)},
+                  {"negative_entropy", optionalJson(report.aurocNegativeEntropy)}};
+    j["nll"] = report.nll;
+    j["mean_utility"] = report.meanUtility;
+    return j;
+}
+
+EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& source)
+{
+    EvaluationReport report;
+    try {
+        report.rule = parseDecisionRule(j.at("rule").get<std::string>());
+        report.classCount = j.at("classes").get<int64_t>();
+        report.imageCount = j.at("images").get<int64_t>();
+        report.particleCount = j.at("particles").get<int64_t>();
+        report.overall = groupFrom(j.at("accuracy"));
+        report.regionsThirds = regionsFrom(j.at("regions").at("thirds"), RegionScheme::ThirdsByIndex);
+        report.regionsCounts = regionsFrom(j.at("regions").at("counts"), RegionScheme::ByTrainCount);
+        for (const auto& group : j.at("per_class")) {
+            report.perClass.push_back(groupFrom(group));
+        }
+        report.confusion = j.at("confusion").get<std::vector<std::vector<int64_t>>>();
+
+        const json& fhr = j.at("fhr");
+        for (const auto& split : fhr.at("curve")) {
+            report.fhrCurve.push_back(splitFrom(split));
+        }
+        for (const auto& entry : fhr.at("points")) {
+            FhrPoint point;
+            point.ratio = entry.at("ratio").get<double>();
+            point.split = splitFrom(entry);
+            report.fhrPoints.push_back(point);
+        }
+        report.fhrConvention = fhr.at("convention").get<std::string>();
+
+        report.calibration = calibrationFrom(j.at("calibration"));
+        const json& byRegion = j.at("calibration_by_region");
+        for (size_t r = 0; r < byRegion.size() && r < static_cast<size_t>(kRegionCount); ++r) {
+            RegionCalibration region;
+            region.region = static_cast<Region>(r);
+            region.name = byRegion[r].at("region").get<std::string>();
+            region.calibration = calibrationFrom(byRegion[r]);
+            report.regionCalibration.push_back(std::move(region));
+        }
+        report.aurocConfidence = optionalFrom(j.at("auroc").at("confidence"));
+        report.aurocNegativeEntropy = optionalFrom(j.at("auroc").at("negative_entropy"));
+        report.nll = j.at("nll").get<double>();
+        report.meanUtility = j.at("mean_utility").get<double>();
+    } catch (const nlohmann::json::exception& error) {
+        // nlohmann's messages name the key ("key 'nll' not found") or the type problem.
+        throw InputError(source + ": not a valid evaluation report: " + error.what());
+    }
+    return report;
+}
+
+void to_json(nlohmann::json& json, const EvaluationReport& report)
+{
+    json = reportToJson(report);
+}
+
+void from_json(const nlohmann::json& json, EvaluationReport& report)
+{
+    report = reportFromJson(json);
+}
+
+} // namespace lbd

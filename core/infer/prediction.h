@@ -1,0 +1,26 @@
+#pragma once
+// The classification of one image by a trained ensemble, as a plain value type for the GUI's
+// Classify page and `lbd predict --json`. No torch here.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/eval/decisionrule.h"
+#include "core/eval/imageuncertainty.h"
+
+namespace lbd {
+
+struct Prediction {
+    std::string source;                        // the file (or a label for pasted images)
+    std::vector<double> meanProbabilities;     // pbar over the C classes
+    std::vector<std::vector<double>> particleProbabilities; // [M][C]
+    std::vector<std::pair<int64_t, double>> topK;           // (class, pbar) by decreasing pbar
+    ImageUncertainty uncertainty;              // total / aleatoric / epistemic, votes
+    int64_t argmaxClass = 0;                   // argmax pbar
+    int64_t decidedClass = 0;                  // under the utility matrix and rule below
+    DecisionRule rule = DecisionRule::Argmax;
+    std::vector<double> decisionScores;        // of the rule, per class
+};
+
+} // namespace lbd

@@ -1,0 +1,25 @@
+#pragma once
+// Atomic checkpoints: named parameters and buffers of the model, the optimiser's momentum, the
+// epoch reached and the metric history, so that `--resume` continues exactly.
+#include <torch/torch.h>
+
+#include <string>
+
+namespace lbd {
+
+class FlatSgd;
+
+struct CheckpointState {
+    int epoch = 0;             // last finished epoch
+    std::string historyJsonl;  // metrics.jsonl as of that epoch
+    std::string configJson;
+};
+
+void saveCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd& optimizer, const CheckpointState& state);
+
+// Loads into an already-built model and optimiser of the same shape. Throws InputError naming the
+// file when it is missing, corrupt, or was written for another model.
+// `optimizer` may be null (inference: only the model is restored).
+CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd* optimizer);
+
+} // namespace lbd

@@ -1,0 +1,57 @@
+#include "core/train/flatsgd.h"
+
+namespace lbd {
+
+FlatSgd::FlatSgd(std::vector<torch::Tensor> parameters, double momentum, bool nesterov, double weightDecay)
+    : m_momentumFactor(momentum), m_nesterov(nesterov), m_weightDecay(weightDecay)
+{
+    TORCH_CHECK(!parameters.empty(), "FlatSgd needs parameters");
+    int64_t total = 0;
+    for (const auto& p : parameters) {
+        total += p.numel();
+    }
+    const auto options = parameters.front().options().dtype(torch::kFloat32);
+    m_parameters = torch::empty({total}, options);
+    m_gradients = torch::zeros({total}, options);
+    m_momentum = torch::zeros({total}, options);
+    m_update = torch::empty({total}, options);
+    m_learningRate = torch::zeros({}, options);
+    torch::NoGradGuard noGrad;
+    int64_t offset = 0;
+    for (auto& p : parameters) {
+        const int64_t n = p.numel();
+        auto view = m_parameters.narrow(0, offset, n).view(p.sizes());
+        view.copy_(p.detach());
+        p.set_data(view);
+        // Autograd accumulates into an existing gradient in place, so it lands in the flat buffer.
+        p.mutable_grad() = m_gradients.narrow(0, offset, n).view(p.sizes());
+        offset += n;
+    }
+}
+
+void FlatSgd::zeroGrad()
+{
+    m_gradients.zero_();
+}
+
+void FlatSgd::setLearningRate(double learningRate)
+{
+    m_learningRateValue = learningRate;
+    m_learningRate.fill_(learningRate);
+}
+
+void FlatSgd::step()
+{
+    torch::NoGradGuard noGrad;
+    // d = g + wd * p; buf = mu * buf + d; update = d + mu * buf (Nesterov) or buf; p -= lr * update.
+    torch::add_out(m_update, m_gradients, m_parameters, m_weightDecay);
+    m_momentum.mul_(m_momentumFactor).add_(m_update);
+    if (m_nesterov) {
+        m_update.add_(m_momentum, m_momentumFactor);
+    } else {
+        m_update.copy_(m_momentum);
+    }
+    m_parameters.addcmul_(m_update, m_learningRate, -1.0);
+}
+
+} // namespace lbd

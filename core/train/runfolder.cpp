@@ -1,0 +1,121 @@
+#include "core/train/runfolder.h"
+
+#include "core/util/atomicfile.h"
+#include "core/util/error.h"
+#include "core/util/machineinfo.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ctime>
+#include <filesystem>
+#include <sstream>
+
+namespace lbd {
+
+const char* RunFolder::kConfig = "config.json";
+const char* RunFolder::kSplit = "split.json";
+const char* RunFolder::kManifest = "run.json";
+const char* RunFolder::kStatus = "status.json";
+const char* RunFolder::kMetrics = "metrics.jsonl";
+const char* RunFolder::kCheckpoint = "checkpoint.pt";
+const char* RunFolder::kReport = "report.json";
+const char* RunFolder::kTestProbabilities = "test_probabilities.pt";
+const char* RunFolder::kWeights = "weights.pt";
+
+RunFolder::RunFolder(std::string directory) : m_directory(std::move(directory))
+{
+    std::error_code ec;
+    std::filesystem::create_directories(m_directory, ec);
+    if (ec || !std::filesystem::is_directory(m_directory)) {
+        throw InputError(m_directory + ": cannot create run folder (" + ec.message() + ")");
+    }
+}
+
+std::string RunFolder::path(const std::string& file) const
+{
+    return (std::filesystem::path(m_directory) / file).string();
+}
+
+bool RunFolder::exists(const std::string& file) const
+{
+    std::error_code ec;
+    return std::filesystem::exists(path(file), ec);
+}
+
+void RunFolder::writeJson(const std::string& file, const nlohmann::json& json) const
+{
+    writeFileAtomically(path(file), json.dump(2) + "\n");
+}
+
+nlohmann::json RunFolder::readJson(const std::string& file) const
+{
+    try {
+        return nlohmann::json::parse(readTextFile(path(file)));
+    } catch (const nlohmann::json::exception& error) {
+        throw InputError(path(file) + ": not valid JSON (" + error.what() + ")");
+    }
+}
+
+void RunFolder::writeJsonLines(const std::string& file, const std::vector<nlohmann::json>& lines) const
+{
+    std::string text;
+    for (const auto& line : lines) {
+        text += line.dump();
+        text += '\n';
+    }
+    writeFileAtomically(path(file), text);
+}
+
+std::vector<nlohmann::json> RunFolder::readJsonLines(const std::string& file) const
+{
+    std::vector<nlohmann::json> lines;
+    if (!exists(file)) {
+        return lines;
+    }
+    std::istringstream in(readTextFile(path(file)));
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (line.empty()) {
+            continue;
+        }
+        try {
+            lines.push_back(nlohmann::json::parse(line));
+        } catch (const nlohmann::json::exception& error) {
+            throw InputError(path(file) + ":" + std::to_string(number) + ": not valid JSON (" + error.what() + ")");
+        }
+    }
+    return lines;
+}
+
+void RunFolder::writeStatus(const std::string& state, int epochsDone, int epochs, const std::string& message) const
+{
+    writeJson(kStatus, {{"state", state},
+                        {"epochs_done", epochsDone},
+                        {"epochs", epochs},
+                        {"message", message},
+                        {"updated", currentDateTimeUtc()}});
+}
+
+std::string newRunDirectory(const std::string& runsRoot, const std::string& name)
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    std::string safe;
+    for (const char c : name) {
+        safe += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '-';
+    }
+    const std::filesystem::path base = std::filesystem::path(runsRoot) / (safe.empty() ? "run" : safe);
+    std::string candidate = base.string() + "-" + stamp;
+    std::error_code ec;
+    for (int suffix = 2; std::filesystem::exists(candidate, ec); ++suffix) {
+        candidate = base.string() + "-" + stamp + "-" + std::to_string(suffix);
+    }
+    return candidate;
+}
+
+} // namespace lbd

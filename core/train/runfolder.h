@@ -1,0 +1,51 @@
+#pragma once
+// The files of one run directory, each written atomically (temp file + rename):
+//   config.json            the TrainConfig (what to rerun)
+//   split.json             the long-tailed split (which training images)
+//   run.json               manifest: class names, train/test counts, image format, normalisation, device, versions
+//   status.json            running / finished / stopped / failed (+ message), epochs done
+//   metrics.jsonl          one line per finished epoch (EpochMetrics)
+//   checkpoint.pt          model, optimiser, epoch, metric history (LibTorch archive)
+//   report.json            final evaluation under the run's utility and rule (+ argmax)
+//   test_probabilities.pt  per-particle test probabilities [M, N, C] + labels (re-deciding without retraining)
+//   weights.pt             torch.load-readable dict of CPU tensors + class names, for Python users
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace lbd {
+
+class RunFolder {
+public:
+    explicit RunFolder(std::string directory);
+
+    const std::string& directory() const { return m_directory; }
+    std::string path(const std::string& file) const;
+    bool exists(const std::string& file) const;
+
+    void writeJson(const std::string& file, const nlohmann::json& json) const;
+    nlohmann::json readJson(const std::string& file) const; // InputError naming the file
+    void writeJsonLines(const std::string& file, const std::vector<nlohmann::json>& lines) const;
+    std::vector<nlohmann::json> readJsonLines(const std::string& file) const;
+
+    void writeStatus(const std::string& state, int epochsDone, int epochs, const std::string& message = {}) const;
+
+    static const char* kConfig;
+    static const char* kSplit;
+    static const char* kManifest;
+    static const char* kStatus;
+    static const char* kMetrics;
+    static const char* kCheckpoint;
+    static const char* kReport;
+    static const char* kTestProbabilities;
+    static const char* kWeights;
+
+private:
+    std::string m_directory;
+};
+
+// A new run folder name under `runsRoot`: "<name>-YYYYMMDD-HHMMSS" (with a suffix if taken).
+std::string newRunDirectory(const std::string& runsRoot, const std::string& name);
+
+} // namespace lbd

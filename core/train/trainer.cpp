@@ -1,0 +1,312 @@
+#include "core/train/trainer.h"
+
+#include "core/compat/torchcompat.h"
+#include "core/data/augmentation.h"
+#include "core/data/batchsource.h"
+#include "core/data/datapreparation.h"
+#include "core/data/dataspecjson.h"
+#include "core/eval/evaluator.h"
+#include "core/eval/reportjson.h"
+#include "core/lbd/utilitymatrix.h"
+#include "core/model/modelfactory.h"
+#include "core/train/checkpoint.h"
+#include "core/train/configjson.h"
+#include "core/train/epochmetricsjson.h"
+#include "core/train/flatsgd.h"
+#include "core/train/lrschedule.h"
+#include "core/train/particleprobabilities.h"
+#include "core/train/pythonexport.h"
+#include "core/train/runfolder.h"
+#include "core/train/runmanifest.h"
+#include "core/train/trainstep.h"
+#include "core/util/buildinfo.h"
+#include "core/util/device.h"
+#include "core/util/error.h"
+#include "core/util/machineinfo.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <sstream>
+#include <cmath>
+#include <thread>
+
+namespace lbd {
+
+using Clock = std::chrono::steady_clock;
+
+struct Trainer::State {
+    TrainConfig config;
+    RunFolder folder;
+    bool resume = false;
+
+    State(TrainConfig c, std::string directory, bool r) : config(std::move(c)), folder(std::move(directory)), resume(r) {}
+};
+
+Trainer::Trainer(TrainConfig config, std::string runDirectory, bool resume)
+    : m_state(std::make_unique<State>(std::move(config), std::move(runDirectory), resume))
+{
+    if (resume) {
+        if (!m_state->folder.exists(RunFolder::kCheckpoint)) {
+            throw InputError(m_state->folder.path(RunFolder::kCheckpoint) + ": no checkpoint to resume from");
+        }
+        m_state->config = loadTrainConfig(m_state->folder.path(RunFolder::kConfig));
+    }
+    m_state->config.validate();
+}
+
+Trainer::~Trainer() = default;
+
+namespace {
+
+std::string describeCudaError(const std::string& message)
+{
+    if (message.find("out of memory") != std::string::npos) {
+        return "the GPU ran out of memory (" + message.substr(0, message.find('\n'))
+            + "); lower train.batch_size or the particle count, or train on the CPU";
+    }
+    return message.substr(0, message.find('\n'));
+}
+
+} // namespace
+
+TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl* control)
+{
+    TrainConfig& config = m_state->config;
+    const RunFolder& folder = m_state->folder;
+    const auto message = [&](const std::string& text) {
+        if (callbacks.onMessage) {
+            callbacks.onMessage(text);
+        }
+    };
+    const auto stopRequested = [&] { return control && control->stopRequested.load(); };
+
+    if (config.train.threads > 0) {
+        torch::set_num_threads(config.train.threads);
+    } else {
+        useAllCpuCores();
+    }
+    const torch::Device device = parseDevice(config.train.device);
+    torch::manual_seed(config.train.seed);
+
+    // Data: the saved split when resuming, a fresh seeded one otherwise.
+    message("loading " + datasetKindName(config.data.kind) + " data");
+    PreparedData data = m_state->resume
+        ? prepareData(config.data, loadLongTailSplit(folder.path(RunFolder::kSplit)))
+        : prepareData(config.data);
+    const Dataset& dataset = data.dataset;
+    const int64_t classCount = dataset.classCount();
+
+    ModelSpec modelSpec = config.model;
+    modelSpec.inputChannels = dataset.format.channels;
+    modelSpec.numClasses = classCount;
+    modelSpec.inputSize = config.augment.outputSize;
+    if (dataset.format.height > config.augment.outputSize || dataset.format.width > config.augment.outputSize) {
+        throw InputError("augment.output_size (" + std::to_string(config.augment.outputSize) + ") is smaller than the images ("
+                         + std::to_string(dataset.format.height) + "x" + std::to_string(dataset.format.width) + ")");
+    }
+
+    const UtilityMatrix utility = parseUtilitySpec(config.train.utility, dataset.classNames);
+    const DecisionRule rule = parseDecisionRule(config.train.decisionRule);
+    ObjectiveSpec objectiveSpec = config.objective;
+    objectiveSpec.utilityMatrix = utility.values();
+    objectiveSpec.validateFor(classCount);
+
+    const Normalization normalization = dataset.train.isStreamed() ? Normalization{} : computeNormalization(dataset.train.images);
+    if (normalization.mean.empty()) {
+        throw InputError("streamed data sets need their normalisation computed from decoded images (not yet supported)");
+    }
+
+    ParticleModel model = makeParticleModel(modelSpec);
+    model->to(device);
+    model->train();
+    std::vector<torch::Tensor> parameters;
+    for (auto& parameter : model->parameters()) {
+        parameters.push_back(parameter);
+    }
+    FlatSgd optimizer(parameters, config.optimizer.momentum, config.optimizer.nesterov, config.optimizer.weightDecay);
+    LbdObjective objective(objectiveSpec, data.trainCounts, device);
+
+    std::vector<nlohmann::json> history;
+    int startEpoch = 1;
+    if (m_state->resume) {
+        const CheckpointState state = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *model, &optimizer);
+        startEpoch = state.epoch + 1;
+        std::istringstream lines(state.historyJsonl);
+        std::string line;
+        while (std::getline(lines, line)) {
+            if (!line.empty()) {
+                history.push_back(nlohmann::json::parse(line));
+            }
+        }
+        folder.writeJsonLines(RunFolder::kMetrics, history);
+        message("resumed after epoch " + std::to_string(state.epoch));
+    } else {
+        folder.writeJson(RunFolder::kConfig, toJson(config));
+        saveLongTailSplit(data.split, folder.path(RunFolder::kSplit));
+        folder.writeJsonLines(RunFolder::kMetrics, history);
+    }
+    writeRunManifest(folder, dataset, data.trainCounts, data.testCounts, normalization, config.augment.outputSize,
+                     deviceDescription(device));
+
+    const int epochs = config.train.epochs;
+    folder.writeStatus("running", startEpoch - 1, epochs);
+
+    const bool useGraph = config.train.cudaGraph && device.is_cuda();
+    BatchOptions trainOptions;
+    trainOptions.batchSize = config.train.batchSize;
+    trainOptions.seed = config.train.seed;
+    trainOptions.dropLast = useGraph; // every batch the captured shape
+    auto trainBatches = makeBatchSource(dataset.train, dataset.format, device, config.augment, normalization, trainOptions);
+    BatchOptions testOptions;
+    testOptions.batchSize = std::max<int64_t>(256, config.train.batchSize);
+    testOptions.shuffle = false;
+    testOptions.augment = false;
+    auto testBatches = makeBatchSource(dataset.test, dataset.format, device, config.augment, normalization, testOptions);
+
+    compat::ScopedSideStream sideStream(device, useGraph);
+    TrainStepOptions stepOptions;
+    stepOptions.bf16 = config.train.bf16;
+    stepOptions.cudaGraph = useGraph;
+    TrainStep step(model, objective, optimizer, device, stepOptions);
+
+    TrainingResult result;
+    result.runDirectory = folder.directory();
+    result.epochsCompleted = startEpoch - 1;
+    const auto runStart = Clock::now();
+    const int64_t batchesPerEpoch = trainBatches->batchesPerEpoch();
+    double lastCheckedLoss = 0;
+
+    const auto evaluateNow = [&](EpochMetrics& metrics, SplitProbabilities* keep) {
+        SplitProbabilities probabilities = particleProbabilities(model, *testBatches, config.train.bf16 && device.is_cuda());
+        metrics.evaluation = evaluate(probabilities.probabilities, probabilities.labels, data.trainCounts, utility, rule);
+        if (rule != DecisionRule::Argmax) {
+            metrics.argmaxEvaluation =
+                evaluate(probabilities.probabilities, probabilities.labels, data.trainCounts, utility, DecisionRule::Argmax);
+        }
+        if (keep) {
+            *keep = std::move(probabilities);
+        }
+    };
+
+    try {
+        for (int epoch = startEpoch; epoch <= epochs; ++epoch) {
+            const auto epochStart = Clock::now();
+            const double learningRate = learningRateForEpoch(config.optimizer, epoch);
+            optimizer.setLearningRate(learningRate);
+            objective.setEpoch(epoch);
+            trainBatches->startEpoch(epoch);
+            step.resetEpochSums();
+            auto lastReport = Clock::now();
+            Batch batch;
+            int64_t imagesThisEpoch = 0;
+            while (trainBatches->next(batch)) {
+                while (control && control->pauseRequested.load() && !stopRequested()) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                }
+                if (stopRequested()) {
+                    break;
+                }
+                step.run(batch.images, batch.labels);
+                imagesThisEpoch += batch.labels.size(0);
+                const auto now = Clock::now();
+                const bool lastBatch = batch.index + 1 == batchesPerEpoch;
+                // Reading the loss waits for the GPU: do it a few times a second, not every batch.
+                if (std::chrono::duration<double>(now - lastReport).count() >= 0.25 || lastBatch) {
+                    lastReport = now;
+                    lastCheckedLoss = step.lastLoss();
+                    if (!std::isfinite(lastCheckedLoss)) {
+                        throw RunError("the loss became " + std::to_string(lastCheckedLoss) + " at epoch " + std::to_string(epoch)
+                                       + ", batch " + std::to_string(batch.index + 1)
+                                       + " (lower optimizer.lr or raise objective.alpha); the last good checkpoint is kept");
+                    }
+                    if (callbacks.onBatch) {
+                        BatchProgress progress;
+                        progress.epoch = epoch;
+                        progress.epochs = epochs;
+                        progress.batch = batch.index + 1;
+                        progress.batches = batchesPerEpoch;
+                        progress.loss = lastCheckedLoss;
+                        progress.learningRate = learningRate;
+                        const double epochSeconds = std::chrono::duration<double>(now - epochStart).count();
+                        progress.imagesPerSecond = epochSeconds > 0 ? imagesThisEpoch / epochSeconds : 0;
+                        const double totalImages = static_cast<double>(trainBatches->size()) * (epochs - epoch + 1) - imagesThisEpoch;
+                        progress.etaSeconds = progress.imagesPerSecond > 0 ? totalImages / progress.imagesPerSecond : 0;
+                        callbacks.onBatch(progress);
+                    }
+                }
+            }
+            if (stopRequested()) {
+                result.stopped = true;
+                message("stopped during epoch " + std::to_string(epoch) + "; the checkpoint of epoch "
+                        + std::to_string(result.epochsCompleted) + " is kept");
+                break;
+            }
+            EpochMetrics metrics;
+            metrics.epoch = epoch;
+            metrics.epochs = epochs;
+            metrics.objective = step.epochMeans();
+            if (!std::isfinite(metrics.objective.total)) {
+                throw RunError("the loss became non-finite during epoch " + std::to_string(epoch)
+                               + " (lower optimizer.lr or raise objective.alpha); the last good checkpoint is kept");
+            }
+            metrics.learningRate = learningRate;
+            metrics.trainAccuracy = step.epochTrainAccuracy();
+            metrics.epochSeconds = std::chrono::duration<double>(Clock::now() - epochStart).count();
+            metrics.imagesPerSecond = metrics.epochSeconds > 0 ? imagesThisEpoch / metrics.epochSeconds : 0;
+            const bool finalEpoch = epoch == epochs;
+            SplitProbabilities finalProbabilities;
+            if (finalEpoch || epoch % config.train.evalEvery == 0) {
+                evaluateNow(metrics, finalEpoch ? &finalProbabilities : nullptr);
+            }
+            metrics.elapsedSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
+            history.push_back(toJson(metrics));
+            folder.writeJsonLines(RunFolder::kMetrics, history);
+            if (finalEpoch || epoch % config.train.checkpointEvery == 0) {
+                std::string historyText;
+                for (const auto& line : history) {
+                    historyText += line.dump() + "\n";
+                }
+                saveCheckpoint(folder.path(RunFolder::kCheckpoint), *model, optimizer,
+                               {epoch, historyText, toJson(config).dump()});
+            }
+            result.epochsCompleted = epoch;
+            if (finalEpoch) {
+                nlohmann::json report = {{"evaluation", reportToJson(*metrics.evaluation)},
+                                         {"utility", config.train.utility},
+                                         {"decision_rule", config.train.decisionRule},
+                                         {"epochs", epochs},
+                                         {"train_seconds", metrics.elapsedSeconds},
+                                         {"device", deviceDescription(device)},
+                                         {"cuda_graph", step.graphStatus()}};
+                if (metrics.argmaxEvaluation) {
+                    report["evaluation_argmax"] = reportToJson(*metrics.argmaxEvaluation);
+                }
+                saveTestProbabilities(folder.path(RunFolder::kTestProbabilities), finalProbabilities.probabilities,
+                                      finalProbabilities.labels, dataset.classNames);
+                exportPythonWeights(folder.path(RunFolder::kWeights), *model, dataset.classNames, modelSpec, normalization);
+                folder.writeJson(RunFolder::kReport, report);
+                result.finalReport = metrics.evaluation;
+            }
+            folder.writeStatus("running", epoch, epochs);
+            if (callbacks.onEpoch) {
+                callbacks.onEpoch(metrics);
+            }
+        }
+    } catch (const RunError& error) {
+        folder.writeStatus("failed", result.epochsCompleted, epochs, error.what());
+        throw;
+    } catch (const c10::Error& error) {
+        const std::string text = describeCudaError(error.what_without_backtrace());
+        folder.writeStatus("failed", result.epochsCompleted, epochs, text);
+        throw RunError(text + "; the last good checkpoint is kept");
+    } catch (const std::exception& error) {
+        folder.writeStatus("failed", result.epochsCompleted, epochs, error.what());
+        throw;
+    }
+    folder.writeStatus(result.stopped ? "stopped" : "finished", result.epochsCompleted, epochs);
+    message(step.graphStatus() == "off" ? std::string("done") : "CUDA graph: " + step.graphStatus());
+    return result;
+}
+
+} // namespace lbd

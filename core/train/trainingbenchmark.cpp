@@ -1,0 +1,134 @@
+#include "core/train/trainingbenchmark.h"
+
+#include "core/compat/torchcompat.h"
+#include "core/data/batchsource.h"
+#include "core/data/syntheticdataset.h"
+#include "core/lbd/objective.h"
+#include "core/lbd/utilitymatrix.h"
+#include "core/model/modelfactory.h"
+#include "core/train/flatsgd.h"
+#include "core/train/trainstep.h"
+#include "core/util/device.h"
+#include "core/util/error.h"
+
+#include <chrono>
+
+namespace lbd {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const Dataset& data, const torch::Device& device,
+                                 bool fast)
+{
+    ModelSpec spec;
+    spec.arch = options.arch;
+    spec.particles = options.particles;
+    spec.inputChannels = options.channels;
+    spec.numClasses = options.classes;
+    spec.inputSize = options.imageSize;
+    torch::manual_seed(0);
+    ParticleModel model = makeParticleModel(spec);
+    model->to(device);
+    model->train();
+    std::vector<torch::Tensor> parameters;
+    for (auto& p : model->parameters()) {
+        parameters.push_back(p);
+    }
+    FlatSgd optimizer(parameters, 0.9, true, 5e-4);
+    optimizer.setLearningRate(0.01);
+    const auto counts = countPerClass(data.train.labels, options.classes);
+    ObjectiveSpec objectiveSpec; // the full objective: margins, DRW weights, utility term, repulsion
+    objectiveSpec.drwEpoch = 0;
+    objectiveSpec.utilityAfterDrwOnly = false;
+    objectiveSpec.alpha = 0.002;
+    objectiveSpec.utilityMatrix = UtilityMatrix::tailSensitive(options.classes, 0.5).values();
+    LbdObjective objective(objectiveSpec, counts, device);
+    objective.setEpoch(1);
+
+    AugmentSpec augment;
+    augment.outputSize = options.imageSize;
+    const Normalization normalization = computeNormalization(data.train.images);
+    BatchOptions batchOptions;
+    batchOptions.batchSize = options.batchSize;
+    batchOptions.dropLast = true;
+    // Straightforward mode augments on the host and copies each batch to the device.
+    const torch::Device dataDevice = fast ? device : torch::Device(torch::kCPU);
+    auto batches = makeBatchSource(data.train, data.format, dataDevice, augment, normalization, batchOptions);
+
+    const bool cuda = device.is_cuda();
+    compat::ScopedSideStream stream(device, fast && cuda);
+    TrainStepOptions stepOptions;
+    stepOptions.bf16 = fast && cuda;
+    stepOptions.cudaGraph = fast && cuda;
+    stepOptions.separateParticles = !fast;
+    TrainStep step(model, objective, optimizer, device, stepOptions);
+
+    int64_t epoch = 1;
+    batches->startEpoch(epoch);
+    const auto nextBatch = [&](Batch& batch) {
+        if (!batches->next(batch)) {
+            batches->startEpoch(++epoch);
+            batches->next(batch);
+        }
+        if (!fast) {
+            batch.images = batch.images.to(device);
+            batch.labels = batch.labels.to(device);
+        }
+    };
+    Batch batch;
+    for (int i = 0; i < 8; ++i) { // warm-up: cuDNN autotuning, allocator, graph capture
+        nextBatch(batch);
+        step.run(batch.images, batch.labels);
+    }
+    compat::synchronize(device);
+    TrainingBenchmarkResult result;
+    result.mode = fast ? "fast" : "straightforward";
+    const auto start = Clock::now();
+    double elapsed = 0;
+    while (elapsed < options.seconds) {
+        nextBatch(batch);
+        step.run(batch.images, batch.labels);
+        ++result.steps;
+        if (result.steps % 20 == 0 || !cuda) {
+            compat::synchronize(device);
+            elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        }
+    }
+    compat::synchronize(device);
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    result.imagesPerSecond = static_cast<double>(result.steps * options.batchSize) / result.seconds;
+    result.epochSeconds = static_cast<double>(options.trainImages) / result.imagesPerSecond;
+    const double loss = step.lastLoss();
+    result.details = fast ? std::string("fused particles, device augmentation") + (cuda ? ", bf16 autocast, CUDA graph: " + step.graphStatus() : "")
+                          : "particles one after another, fp32, host augmentation + copy";
+    if (!std::isfinite(loss)) {
+        throw RunError("benchmark loss became non-finite in " + result.mode + " mode");
+    }
+    return result;
+}
+
+} // namespace
+
+std::vector<TrainingBenchmarkResult> benchmarkTraining(const TrainingBenchmarkOptions& options)
+{
+    if (options.batchSize < 1 || options.particles < 1 || !(options.seconds > 0)) {
+        throw InputError("benchmark: batch, particles and seconds must be positive");
+    }
+    const torch::Device device = parseDevice(options.device);
+    SyntheticSpec synthetic;
+    synthetic.classes = options.classes;
+    synthetic.trainPerClass = std::max<int64_t>(1, options.trainImages / options.classes);
+    synthetic.testPerClass = 1;
+    synthetic.channels = options.channels;
+    synthetic.size = options.imageSize;
+    const Dataset data = makeSyntheticDataset(synthetic);
+    std::vector<TrainingBenchmarkResult> results;
+    results.push_back(timeMode(options, data, device, true));
+    if (options.straightforward) {
+        results.push_back(timeMode(options, data, device, false));
+    }
+    return results;
+}
+
+} // namespace lbd

@@ -1,0 +1,36 @@
+#pragma once
+// Measures training throughput (images/s) of the real step: data on the device, augmentation,
+// fused particle model, full LBD objective, flat SGD, bf16 + CUDA graph where available; and, in
+// the same process, the straightforward mode (particles one after another, fp32, augmentation on
+// the host, no graph) so that the speed-up is a measured ratio.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lbd {
+
+struct TrainingBenchmarkOptions {
+    std::string device = "auto";
+    std::string arch = "resnet32";
+    int64_t particles = 3;
+    int64_t batchSize = 128;
+    int64_t imageSize = 32;
+    int64_t channels = 1;          // Fashion-MNIST-like
+    int64_t classes = 10;
+    int64_t trainImages = 14886;   // the size of Fashion-MNIST-LT, rho = 100
+    double seconds = 10;           // timed per mode, after warm-up
+    bool straightforward = true;   // also time the straightforward mode
+};
+
+struct TrainingBenchmarkResult {
+    std::string mode;              // "fast" or "straightforward"
+    std::string details;           // bf16, CUDA graph status, ...
+    double imagesPerSecond = 0;
+    int64_t steps = 0;
+    double seconds = 0;
+    double epochSeconds = 0;       // trainImages / imagesPerSecond
+};
+
+std::vector<TrainingBenchmarkResult> benchmarkTraining(const TrainingBenchmarkOptions& options);
+
+} // namespace lbd

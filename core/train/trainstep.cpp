@@ -1,0 +1,152 @@
+#include "core/train/trainstep.h"
+
+#include "core/compat/torchcompat.h"
+
+#ifdef LBD_HAVE_CUDA
+#include <ATen/cuda/CUDAGraph.h>
+#endif
+
+namespace lbd {
+
+struct TrainStep::Graph {
+#ifdef LBD_HAVE_CUDA
+    at::cuda::CUDAGraph graph;
+#endif
+    torch::Tensor images; // static inputs the graph reads
+    torch::Tensor labels;
+    bool captured = false;
+    bool failed = false;
+};
+
+TrainStep::TrainStep(ParticleModel model, LbdObjective& objective, FlatSgd& optimizer, const torch::Device& device,
+                     TrainStepOptions options)
+    : m_model(std::move(model)), m_objective(objective), m_optimizer(optimizer), m_device(device), m_options(options)
+{
+    const auto floatOptions = torch::TensorOptions().dtype(torch::kFloat32).device(device);
+    m_sums = torch::zeros({6}, floatOptions);
+    m_correct = torch::zeros({}, floatOptions.dtype(torch::kInt64));
+    m_lastLoss = torch::zeros({}, floatOptions);
+    if (!device.is_cuda()) {
+        m_options.bf16 = false;
+        m_options.cudaGraph = false;
+    }
+#ifndef LBD_HAVE_CUDA
+    m_options.cudaGraph = false;
+#endif
+    if (m_options.separateParticles) {
+        m_options.cudaGraph = false;
+    }
+    if (m_options.cudaGraph) {
+        m_graph = std::make_unique<Graph>();
+        m_graphStatus = "waiting for warm-up";
+    }
+}
+
+TrainStep::~TrainStep() = default;
+
+void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labels)
+{
+    m_optimizer.zeroGrad();
+    torch::Tensor logits;
+    if (m_options.bf16) {
+        compat::setAutocast(m_device, true);
+    }
+    logits = m_options.separateParticles ? m_model->forwardSeparately(images).logits : m_model->forward(images);
+    if (m_options.bf16) {
+        compat::setAutocast(m_device, false);
+    }
+    logits = logits.to(torch::kFloat32);
+    const ObjectiveTerms terms = m_objective.compute(logits, labels, m_model->classifierWeights());
+    terms.total.backward();
+    m_optimizer.step();
+    torch::NoGradGuard noGrad;
+    m_sums.add_(torch::stack({terms.total.detach(), terms.weightedCe.detach(), terms.utility.detach(),
+                              terms.utilityWeight.detach(), terms.repulsive.detach(), terms.annealWeight.detach()})
+                    .to(torch::kFloat32));
+    m_correct.add_(logits.detach().mean(0).argmax(-1).eq(labels).sum());
+    m_lastLoss.copy_(terms.total.detach());
+}
+
+void TrainStep::run(const torch::Tensor& images, const torch::Tensor& labels)
+{
+    m_images += images.size(0);
+    ++m_steps;
+#ifdef LBD_HAVE_CUDA
+    if (m_graph && !m_graph->failed) {
+        const bool sameShape = m_graph->images.defined() && images.sizes() == m_graph->images.sizes();
+        if (m_graph->captured && sameShape) {
+            m_graph->images.copy_(images, /*non_blocking=*/true);
+            m_graph->labels.copy_(labels, true);
+            m_graph->graph.replay();
+            return;
+        }
+        // Warm up eagerly (cuDNN autotuning, allocator) before capturing; real steps all the same.
+        if (!m_graph->captured && m_eagerStepsDone >= 3) {
+            try {
+                m_graph->images = images.clone();
+                m_graph->labels = labels.clone();
+                compat::synchronize(m_device);
+                compat::setAutocastCacheEnabled(false);
+                m_graph->graph.capture_begin();
+                eagerStep(m_graph->images, m_graph->labels);
+                m_graph->graph.capture_end();
+                compat::setAutocastCacheEnabled(true);
+                m_graph->captured = true;
+                m_graphStatus = "captured";
+                // Capturing recorded the step without running it: run it now.
+                m_graph->graph.replay();
+                return;
+            } catch (const c10::Error& error) {
+                compat::setAutocastCacheEnabled(true);
+                m_graph->failed = true;
+                m_graphStatus = std::string("capture failed, running eagerly: ") + error.what_without_backtrace();
+                // The failed capture may have left the step half-recorded: redo it eagerly below.
+            }
+        }
+    }
+#endif
+    eagerStep(images, labels);
+    ++m_eagerStepsDone;
+    if (m_options.bf16) {
+        compat::clearAutocastCache();
+    }
+}
+
+void TrainStep::resetEpochSums()
+{
+    m_sums.zero_();
+    m_correct.zero_();
+    m_images = 0;
+    m_steps = 0;
+}
+
+ObjectiveValues TrainStep::epochMeans() const
+{
+    const auto means = (m_sums / static_cast<double>(std::max<int64_t>(1, m_steps))).cpu();
+    const auto* v = means.data_ptr<float>();
+    ObjectiveValues values;
+    values.total = v[0];
+    values.weightedCe = v[1];
+    values.utility = v[2];
+    values.utilityWeight = v[3];
+    values.repulsive = v[4];
+    values.annealWeight = v[5];
+    return values;
+}
+
+double TrainStep::epochTrainAccuracy() const
+{
+    return m_images == 0 ? 0.0 : static_cast<double>(m_correct.item<int64_t>()) / static_cast<double>(m_images);
+}
+
+double TrainStep::lastLoss() const
+{
+    return m_lastLoss.item<double>();
+}
+
+bool TrainStep::usingCudaGraph() const
+{
+    return m_graph && m_graph->captured && !m_graph->failed;
+}
+
+} // namespace lbd

@@ -1,0 +1,168 @@
+// The trainer on tiny synthetic runs: a complete run folder, exact resume, stop within one
+// batch keeping the last checkpoint, a diverging run failing cleanly, bad input named.
+#include "core/infer/predictor.h"
+#include "core/train/configjson.h"
+#include "core/train/pythonexport.h"
+#include "core/train/runfolder.h"
+#include "core/train/trainer.h"
+#include "core/util/error.h"
+#include "tests/support/expect.h"
+#include "tests/support/tinyconfig.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+
+#include <nlohmann/json.hpp>
+
+using namespace lbd;
+
+namespace {
+
+TrainingResult train(const TrainConfig& config, const QString& directory, TrainingCallbacks callbacks = {},
+                     TrainingControl* control = nullptr, bool resume = false)
+{
+    Trainer trainer(config, directory.toStdString(), resume);
+    return trainer.run(callbacks, control);
+}
+
+} // namespace
+
+class TestTrainer : public QObject {
+    Q_OBJECT
+private slots:
+    void aRunLeavesACompleteFolder()
+    {
+        QTemporaryDir dir;
+        int epochsSeen = 0;
+        TrainingCallbacks callbacks;
+        callbacks.onEpoch = [&](const EpochMetrics& m) {
+            ++epochsSeen;
+            QVERIFY(m.evaluation.has_value());
+            QVERIFY(m.argmaxEvaluation.has_value());
+            QVERIFY(std::isfinite(m.objective.total));
+        };
+        const TrainingResult result = train(test::tinyConfig(2), dir.path(), callbacks);
+        QCOMPARE(epochsSeen, 2);
+        QCOMPARE(result.epochsCompleted, 2);
+        QVERIFY(!result.stopped);
+        QVERIFY(result.finalReport.has_value());
+        const RunFolder folder(dir.path().toStdString());
+        for (const char* file : {RunFolder::kConfig, RunFolder::kSplit, RunFolder::kManifest, RunFolder::kStatus,
+                                 RunFolder::kMetrics, RunFolder::kCheckpoint, RunFolder::kReport,
+                                 RunFolder::kTestProbabilities, RunFolder::kWeights}) {
+            QVERIFY2(folder.exists(file), file);
+        }
+        QCOMPARE(folder.readJsonLines(RunFolder::kMetrics).size(), size_t(2));
+        QCOMPARE(folder.readJson(RunFolder::kStatus).at("state").get<std::string>(), std::string("finished"));
+        const auto cached = loadTestProbabilities(folder.path(RunFolder::kTestProbabilities));
+        QCOMPARE(cached.probabilities.sizes().vec(), (std::vector<int64_t>{2, 40, 4}));
+        QVERIFY(torch::allclose(cached.probabilities.sum(-1), torch::ones({2, 40}), 1e-4, 1e-4));
+        // No temporary files are left behind by the atomic writes.
+        for (const auto& name : QDir(dir.path()).entryList(QDir::Files)) {
+            QVERIFY2(!name.contains(".tmp."), qPrintable(name));
+        }
+        // The config round-trips through config.json.
+        const TrainConfig reloaded = loadTrainConfig(folder.path(RunFolder::kConfig));
+        QCOMPARE(toJson(reloaded).dump(), toJson(test::tinyConfig(2)).dump());
+    }
+
+    void resumeContinuesExactly()
+    {
+        QTemporaryDir straight, interrupted;
+        train(test::tinyConfig(3), straight.path());
+
+        TrainingControl control;
+        TrainingCallbacks stopAfterFirst;
+        stopAfterFirst.onEpoch = [&](const EpochMetrics& m) {
+            if (m.epoch == 1) {
+                control.stopRequested = true;
+            }
+        };
+        const TrainingResult first = train(test::tinyConfig(3), interrupted.path(), stopAfterFirst, &control);
+        QVERIFY(first.stopped);
+        QCOMPARE(first.epochsCompleted, 1);
+        QCOMPARE(RunFolder(interrupted.path().toStdString()).readJson(RunFolder::kStatus).at("state").get<std::string>(),
+                 std::string("stopped"));
+        const TrainingResult resumed = train(test::tinyConfig(3), interrupted.path(), {}, nullptr, true);
+        QCOMPARE(resumed.epochsCompleted, 3);
+        const auto a = loadTestProbabilities(straight.path().toStdString() + "/test_probabilities.pt");
+        const auto b = loadTestProbabilities(interrupted.path().toStdString() + "/test_probabilities.pt");
+        QVERIFY(torch::allclose(a.probabilities, b.probabilities, 1e-5, 1e-6));
+        QCOMPARE(RunFolder(interrupted.path().toStdString()).readJsonLines(RunFolder::kMetrics).size(), size_t(3));
+    }
+
+    void stopTakesEffectWithinOneBatchAndKeepsTheCheckpoint()
+    {
+        QTemporaryDir dir;
+        TrainingControl control;
+        int batchesAfterStop = 0;
+        bool stopSent = false;
+        TrainingCallbacks callbacks;
+        TrainConfig config = test::tinyConfig(3);
+        config.data.synthetic.trainPerClass = 400; // enough batches for progress reports
+        callbacks.onBatch = [&](const BatchProgress& p) {
+            if (stopSent) {
+                ++batchesAfterStop;
+            }
+            if (p.epoch == 2 && !stopSent) {
+                control.stopRequested = true;
+                stopSent = true;
+            }
+        };
+        const TrainingResult result = train(config, dir.path(), callbacks, &control);
+        QVERIFY(stopSent);
+        QVERIFY(result.stopped);
+        QCOMPARE(result.epochsCompleted, 1);
+        QVERIFY(batchesAfterStop <= 1);
+        // The epoch-1 checkpoint opens and predicts.
+        Predictor predictor(dir.path().toStdString());
+        QCOMPARE(predictor.classNames().size(), size_t(4));
+    }
+
+    void divergingRunFailsCleanlyAndKeepsTheLastCheckpoint()
+    {
+        QTemporaryDir dir;
+        TrainConfig config = test::tinyConfig(4);
+        // Epoch 1 trains normally; from epoch 2 the learning rate is absurd and the loss diverges.
+        config.optimizer.decayEpochs = {2};
+        config.optimizer.decayFactors = {1e37};
+        bool failed = false;
+        try {
+            train(config, dir.path());
+        } catch (const RunError& error) {
+            failed = true;
+            QVERIFY2(std::string(error.what()).find("loss") != std::string::npos, error.what());
+        }
+        QVERIFY(failed);
+        const RunFolder folder(dir.path().toStdString());
+        QCOMPARE(folder.readJson(RunFolder::kStatus).at("state").get<std::string>(), std::string("failed"));
+        QCOMPARE(folder.readJson(RunFolder::kStatus).at("epochs_done").get<int>(), 1);
+        Predictor predictor(dir.path().toStdString()); // the epoch-1 checkpoint is intact
+        QCOMPARE(predictor.particleCount(), int64_t(2));
+        for (const auto& name : QDir(dir.path()).entryList(QDir::Files)) {
+            QVERIFY2(!name.contains(".tmp."), qPrintable(name));
+        }
+    }
+
+    void badInputIsNamed()
+    {
+        QTemporaryDir dir;
+        TrainConfig config = test::tinyConfig(1);
+        config.data.kind = DatasetKind::FashionMnist;
+        config.data.directory = "/no/such/fashion";
+        QVERIFY(test::throwsInputError([&] { train(config, dir.path()); }, {"/no/such/fashion"}));
+        config = test::tinyConfig(1);
+        config.train.utility = "tail:abc";
+        QVERIFY(test::throwsInputError([&] { train(config, dir.path()); }, {"tail:abc"}));
+        config = test::tinyConfig(1);
+        config.train.device = "cuda:7";
+        if (!torch::cuda::is_available()) {
+            QVERIFY(test::throwsInputError([&] { train(config, dir.path()); }, {"cuda:7"}));
+        }
+        QVERIFY(test::throwsInputError([&] { Trainer(test::tinyConfig(1), dir.path().toStdString() + "/none", true); },
+                                       {"checkpoint"}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTrainer)
+#include "test_trainer.moc"
