@@ -19,15 +19,13 @@ void printUsage(std::ostream& out)
         << "  train    train an LBD particle ensemble: [--preset NAME | --config FILE] [--out RUN_DIR]\n"
         << "             [--device cpu|cuda[:N]] [--resume RUN_DIR] [--epochs N] [--arch A] [--particles M]\n"
         << "             [--baseline lbd|ce|cb|ldam-drw|ensemble] [--alpha A] [--tau T] [--utility onehot|tail:c|FILE]\n"
-        << "             [--rule argmax|lbd|expected] [--lr X] [--batch-size B] [data flags] [--list-presets] [--quiet]\n"
+        << "             [--rule argmax|lbd|expected] [--lr X] [--batch-size B] [--seed S | --train-seed S] [data flags] [--list-presets] [--quiet]\n"
         << "  eval     re-decide a run's cached test probabilities: RUN_DIR [--utility onehot|tail:c|FILE]\n"
         << "             [--rule argmax|lbd|expected] [--json]\n"
         << "  predict  classify images with a run: RUN_DIR IMAGE... [--json] [--top K] [--utility U] [--rule R]\n"
         << "  export   weights for Python (torch.load): RUN_DIR --out FILE.pt\n"
-        << "  bench    throughput: --what augment|train|all [--device cpu|cuda[:N]] [--batch B] [--particles M]
-"
-        << "             [--arch A] [--seconds S] [--train-seconds S] [--no-straightforward] [--json] [--out FILE]
-"
+        << "  bench    throughput: --what augment|train|all [--device cpu|cuda[:N]] [--batch B] [--particles M]\n"
+        << "             [--arch A] [--seconds S] [--train-seconds S] [--no-straightforward] [--json] [--out FILE]\n"
         << "  --version  versions of LBD Studio, LibTorch, OpenCV and the CUDA devices found\n\n"
         << "Exit status: 0 success, 1 run failure, 2 bad input (the message names the file or option).\n";
 }

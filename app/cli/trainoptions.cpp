@@ -62,6 +62,10 @@ nlohmann::json trainConfigJsonFromArgs(Args& args)
     if (args.value("seed")) {
         patch["train"]["seed"] = args.integer("seed", 0); // the data seed is set by applyDataFlags
     }
+    if (args.value("train-seed")) {
+        // Only the model initialisation, batch order and augmentation: the same long-tailed split.
+        patch["train"]["seed"] = args.integer("train-seed", 0);
+    }
     if (args.flag("no-cuda-graph")) {
         patch["train"]["cuda_graph"] = false;
     }

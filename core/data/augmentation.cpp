@@ -53,22 +53,21 @@ torch::Tensor gatherPixels(const torch::Tensor& flat, const torch::Tensor& x, co
     return flat.gather(2, index) * valid.unsqueeze(1).to(flat.scalar_type());
 }
 
-torch::Tensor normalise(const torch::Tensor& pixels, const Normalization& normalization)
+torch::Tensor normalise(torch::Tensor pixels, const Normalization& normalization)
 {
     const auto channels = pixels.size(1);
     if (static_cast<int64_t>(normalization.mean.size()) != channels || static_cast<int64_t>(normalization.std.size()) != channels) {
         throw InputError("normalisation has " + std::to_string(normalization.mean.size()) + " channels, images have "
                          + std::to_string(channels));
     }
-    const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(pixels.device());
-    std::vector<float> scale(channels), shift(channels);
+    // Scalars per channel rather than a small device tensor: building one from host values each
+    // batch would be a synchronous host-to-device copy that stalls the GPU pipeline.
     for (int64_t c = 0; c < channels; ++c) {
-        scale[c] = 1.0f / (255.0f * normalization.std[c]);
-        shift[c] = -normalization.mean[c] / normalization.std[c];
+        const double scale = 1.0 / (255.0 * normalization.std[c]);
+        const double shift = -normalization.mean[c] / normalization.std[c];
+        pixels.select(1, c).mul_(scale).add_(shift);
     }
-    const auto scaleTensor = torch::tensor(scale, options).view({1, channels, 1, 1});
-    const auto shiftTensor = torch::tensor(shift, options).view({1, channels, 1, 1});
-    return pixels * scaleTensor + shiftTensor;
+    return pixels;
 }
 
 } // namespace
@@ -100,7 +99,10 @@ torch::Tensor augmentBatch(const torch::Tensor& images, const torch::Tensor& par
         sourceX = (u + centreX).expand({batch, out, out});
         sourceY = (v + centreY).expand({batch, out, out});
     } else {
-        const auto p = params.to(device, torch::kFloat32);
+        // Pinned memory + non_blocking: the copy does not wait for the GPU to drain.
+        const auto p = device.is_cuda() && !params.is_cuda()
+            ? params.to(torch::kFloat32).pin_memory().to(device, /*non_blocking=*/true)
+            : params.to(device, torch::kFloat32);
         const auto shiftX = p.select(1, 0).view({batch, 1, 1});
         const auto shiftY = p.select(1, 1).view({batch, 1, 1});
         const auto flipSign = (1.0 - 2.0 * p.select(1, 2)).view({batch, 1, 1});
@@ -138,7 +140,7 @@ torch::Tensor augmentBatch(const torch::Tensor& images, const torch::Tensor& par
         const auto bottom = gatherPixels(flat, x0, y1, height, width) * (1 - wx) + gatherPixels(flat, x1, y1, height, width) * wx;
         pixels = top * (1 - wy) + bottom * wy;
     }
-    return normalise(pixels.view({batch, channels, out, out}), normalization);
+    return normalise(pixels.view({batch, channels, out, out}).contiguous(), normalization);
 }
 
 torch::Tensor preprocessBatch(const torch::Tensor& images, int64_t outputSize, const Normalization& normalization)

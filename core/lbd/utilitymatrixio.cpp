@@ -2,6 +2,7 @@
 // value type so that its parsing rules (headers, reordering, error messages) live in one place.
 #include "core/lbd/utilitymatrix.h"
 
+#include "core/util/atomicfile.h"
 #include "core/util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -11,7 +12,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <unordered_map>
 
@@ -218,32 +218,21 @@ std::string readFile(const std::string& path)
     return content.str();
 }
 
-// Temporary file in the same folder, then rename: a crash mid-write never leaves a half
-// matrix where a run folder or the GUI expects a whole one.
-void writeAtomically(const std::string& path, const std::string& content)
+// The atomic write (temporary file + rename) is the project's one implementation. A matrix the
+// user asked to save is their input, so a missing folder is refused rather than created (a typo
+// in a path should not make new folders) and every failure is an InputError naming the file.
+void writeMatrixFile(const std::string& path, const std::string& content)
 {
-    std::random_device random;
-    const fs::path target(path);
-    const fs::path temporary = target.string() + ".tmp" + std::to_string(random() % 1000000);
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out) {
-            throw InputError(path + ": cannot write the utility matrix: the folder is missing or not writable");
-        }
-        out << content;
-        out.flush();
-        if (!out) {
-            std::error_code ignored;
-            fs::remove(temporary, ignored);
-            throw InputError(path + ": cannot write the utility matrix: write error (disk full?)");
-        }
-    }
+    const fs::path folder = fs::path(path).parent_path();
     std::error_code ec;
-    fs::rename(temporary, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(temporary, ignored);
-        throw InputError(path + ": cannot write the utility matrix: " + ec.message());
+    if (!folder.empty() && !fs::is_directory(folder, ec)) {
+        throw InputError(path + ": cannot write the utility matrix: the folder " + folder.string()
+                         + " does not exist");
+    }
+    try {
+        writeFileAtomically(path, content);
+    } catch (const RunError& error) {
+        throw InputError(std::string("cannot write the utility matrix: ") + error.what());
     }
 }
 
@@ -389,7 +378,7 @@ void saveUtilityCsv(const UtilityMatrix& matrix, const std::string& path, const 
         }
         content += '\n';
     }
-    writeAtomically(path, content);
+    writeMatrixFile(path, content);
 }
 
 void saveUtilityJson(const UtilityMatrix& matrix, const std::string& path, const std::vector<std::string>& classNames)
@@ -408,7 +397,7 @@ void saveUtilityJson(const UtilityMatrix& matrix, const std::string& path, const
         rows.push_back(std::move(row));
     }
     document["matrix"] = std::move(rows);
-    writeAtomically(path, document.dump(2) + "\n");
+    writeMatrixFile(path, document.dump(2) + "\n");
 }
 
 void saveUtilityMatrix(const UtilityMatrix& matrix, const std::string& path, const std::vector<std::string>& classNames)

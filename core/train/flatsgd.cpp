@@ -2,7 +2,7 @@
 
 namespace lbd {
 
-FlatSgd::FlatSgd(std::vector<torch::Tensor> parameters, double momentum, bool nesterov, double weightDecay)
+FlatSgd::FlatSgd(std::vector<torch::Tensor> parameters, double momentum, bool nesterov, double weightDecay, bool channelsLast)
     : m_momentumFactor(momentum), m_nesterov(nesterov), m_weightDecay(weightDecay)
 {
     TORCH_CHECK(!parameters.empty(), "FlatSgd needs parameters");
@@ -20,11 +20,20 @@ FlatSgd::FlatSgd(std::vector<torch::Tensor> parameters, double momentum, bool ne
     int64_t offset = 0;
     for (auto& p : parameters) {
         const int64_t n = p.numel();
-        auto view = m_parameters.narrow(0, offset, n).view(p.sizes());
+        const auto viewOf = [&](const torch::Tensor& flat) {
+            const auto slice = flat.narrow(0, offset, n);
+            if (channelsLast && p.dim() == 4) {
+                // [O, H, W, I] storage seen as [O, I, H, W]: channels-last strides.
+                return slice.view({p.size(0), p.size(2), p.size(3), p.size(1)}).permute({0, 3, 1, 2});
+            }
+            return slice.view(p.sizes());
+        };
+        auto view = viewOf(m_parameters);
         view.copy_(p.detach());
         p.set_data(view);
-        // Autograd accumulates into an existing gradient in place, so it lands in the flat buffer.
-        p.mutable_grad() = m_gradients.narrow(0, offset, n).view(p.sizes());
+        // Autograd accumulates into an existing gradient in place (same strides as the
+        // parameter), so it lands in the flat buffer.
+        p.mutable_grad() = viewOf(m_gradients);
         offset += n;
     }
 }

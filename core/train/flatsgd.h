@@ -12,7 +12,10 @@ namespace lbd {
 
 class FlatSgd {
 public:
-    FlatSgd(std::vector<torch::Tensor> parameters, double momentum, bool nesterov, double weightDecay);
+    // channelsLast: 4-D (convolution) weights become channels-last views, the layout cuDNN's
+    // fastest NHWC kernels want on CUDA; the update itself is layout-blind.
+    FlatSgd(std::vector<torch::Tensor> parameters, double momentum, bool nesterov, double weightDecay,
+            bool channelsLast = false);
 
     void zeroGrad();
     void step(); // uses the learning rate set by setLearningRate

@@ -29,7 +29,7 @@ c10::List<std::string> nameList(const std::vector<std::string>& names)
 void saveTestProbabilities(const std::string& path, const torch::Tensor& probabilities, const torch::Tensor& labels,
                            const std::vector<std::string>& classNames)
 {
-    c10::Dict<std::string, c10::IValue> dict;
+    c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
     dict.insert("probabilities", probabilities.to(torch::kFloat32).cpu().contiguous());
     dict.insert("labels", labels.to(torch::kInt64).cpu().contiguous());
     dict.insert("class_names", nameList(classNames));
@@ -71,7 +71,7 @@ void exportPythonWeights(const std::string& path, torch::nn::Module& model, cons
     for (const auto& item : model.named_buffers()) {
         state.insert(item.key(), item.value().detach().cpu().clone());
     }
-    c10::Dict<std::string, c10::IValue> dict;
+    c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
     dict.insert("state_dict", state);
     dict.insert("class_names", nameList(classNames));
     dict.insert("arch", spec.arch);

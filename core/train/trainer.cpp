@@ -87,6 +87,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
         useAllCpuCores();
     }
     const torch::Device device = parseDevice(config.train.device);
+    configureDevice(device);
     torch::manual_seed(config.train.seed);
 
     // Data: the saved split when resuming, a fresh seeded one otherwise.
@@ -124,7 +125,9 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     for (auto& parameter : model->parameters()) {
         parameters.push_back(parameter);
     }
-    FlatSgd optimizer(parameters, config.optimizer.momentum, config.optimizer.nesterov, config.optimizer.weightDecay);
+    const bool channelsLast = config.train.channelsLast && device.is_cuda();
+    FlatSgd optimizer(parameters, config.optimizer.momentum, config.optimizer.nesterov, config.optimizer.weightDecay,
+                      channelsLast);
     LbdObjective objective(objectiveSpec, data.trainCounts, device);
 
     std::vector<nlohmann::json> history;
@@ -168,6 +171,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     TrainStepOptions stepOptions;
     stepOptions.bf16 = config.train.bf16;
     stepOptions.cudaGraph = useGraph;
+    stepOptions.channelsLast = channelsLast;
     TrainStep step(model, objective, optimizer, device, stepOptions);
 
     TrainingResult result;

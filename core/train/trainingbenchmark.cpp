@@ -35,7 +35,7 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     for (auto& p : model->parameters()) {
         parameters.push_back(p);
     }
-    FlatSgd optimizer(parameters, 0.9, true, 5e-4);
+    FlatSgd optimizer(parameters, 0.9, true, 5e-4, fast && device.is_cuda());
     optimizer.setLearningRate(0.01);
     const auto counts = countPerClass(data.train.labels, options.classes);
     ObjectiveSpec objectiveSpec; // the full objective: margins, DRW weights, utility term, repulsion
@@ -62,6 +62,7 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     stepOptions.bf16 = fast && cuda;
     stepOptions.cudaGraph = fast && cuda;
     stepOptions.separateParticles = !fast;
+    stepOptions.channelsLast = fast && cuda;
     TrainStep step(model, objective, optimizer, device, stepOptions);
 
     int64_t epoch = 1;
@@ -116,6 +117,7 @@ std::vector<TrainingBenchmarkResult> benchmarkTraining(const TrainingBenchmarkOp
         throw InputError("benchmark: batch, particles and seconds must be positive");
     }
     const torch::Device device = parseDevice(options.device);
+    configureDevice(device);
     SyntheticSpec synthetic;
     synthetic.classes = options.classes;
     synthetic.trainPerClass = std::max<int64_t>(1, options.trainImages / options.classes);

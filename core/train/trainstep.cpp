@@ -29,6 +29,7 @@ TrainStep::TrainStep(ParticleModel model, LbdObjective& objective, FlatSgd& opti
     if (!device.is_cuda()) {
         m_options.bf16 = false;
         m_options.cudaGraph = false;
+        m_options.channelsLast = false;
     }
 #ifndef LBD_HAVE_CUDA
     m_options.cudaGraph = false;
@@ -51,7 +52,8 @@ void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labe
     if (m_options.bf16) {
         compat::setAutocast(m_device, true);
     }
-    logits = m_options.separateParticles ? m_model->forwardSeparately(images).logits : m_model->forward(images);
+    const auto input = m_options.channelsLast ? images.contiguous(at::MemoryFormat::ChannelsLast) : images;
+    logits = m_options.separateParticles ? m_model->forwardSeparately(input).logits : m_model->forward(input);
     if (m_options.bf16) {
         compat::setAutocast(m_device, false);
     }

@@ -19,6 +19,7 @@ struct TrainStepOptions {
     bool bf16 = false;       // autocast the model's forward pass (CUDA only)
     bool cudaGraph = false;  // capture and replay (CUDA only)
     bool separateParticles = false; // run the particles one after another (speed comparison only)
+    bool channelsLast = false;      // feed NHWC images (CUDA; the optimiser lays out the weights)
 };
 
 class TrainStep {

@@ -55,3 +55,14 @@ void useAllCpuCores()
 }
 
 } // namespace lbd
+
+namespace lbd {
+
+void configureDevice(const torch::Device& device)
+{
+    if (device.is_cuda()) {
+        at::globalContext().setBenchmarkCuDNN(true);
+    }
+}
+
+} // namespace lbd

@@ -14,4 +14,7 @@ std::string deviceDescription(const torch::Device& device); // "cpu (2 threads)"
 // LibTorch (Debian's 1.13 in particular) may default to one intra-op thread: use every core.
 void useAllCpuCores();
 
+// cuDNN autotuning for the fixed shapes of training (a no-op on the CPU).
+void configureDevice(const torch::Device& device);
+
 } // namespace lbd
