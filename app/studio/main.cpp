@@ -8,9 +8,19 @@
 #include <QCommandLineParser>
 
 #include <cstdio>
+#include <cstring>
 
 int main(int argc, char** argv)
 {
+    // --version must work without a display (a server, a package check): answer it before
+    // QApplication tries to connect to one.
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0) {
+            QCoreApplication core(argc, argv);
+            std::printf("%s\n", qPrintable(lbd::ui::AboutDialog::versionText()));
+            return 0;
+        }
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("LBDStudio"));
     QApplication::setApplicationName(QStringLiteral("lbd-studio"));
