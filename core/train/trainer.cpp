@@ -53,6 +53,9 @@ Trainer::Trainer(TrainConfig config, std::string runDirectory, bool resume)
         m_state->config = loadTrainConfig(m_state->folder.path(RunFolder::kConfig));
     }
     m_state->config.validate();
+    if (!resume) {
+        m_state->folder.create();
+    }
 }
 
 Trainer::~Trainer() = default;
