@@ -11,6 +11,14 @@
 
 int main(int argc, char** argv)
 {
+    // --version must work without a display (installers and CI call it headless).
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--version" || arg == "-v") {
+            std::printf("%s\n", qPrintable(lbd::ui::AboutDialog::versionText()));
+            return 0;
+        }
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("LBDStudio"));
     QApplication::setApplicationName(QStringLiteral("lbd-studio"));
@@ -31,17 +39,13 @@ int main(int argc, char** argv)
                                     QStringLiteral("N"));
     const QCommandLineOption latency(QStringLiteral("measure-latency"),
                                      QStringLiteral("Train the preset, print the GUI event loop's latency, exit."));
-    parser.addOption(version);
+    parser.addOption(version); // handled above, listed for --help
     parser.addOption(screenshot);
     parser.addOption(preset);
     parser.addOption(epochs);
     parser.addOption(latency);
     parser.process(app);
 
-    if (parser.isSet(version)) {
-        std::printf("%s\n", qPrintable(lbd::ui::AboutDialog::versionText()));
-        return 0;
-    }
 
     lbd::ui::MainWindow window;
     const bool automated = parser.isSet(screenshot) || parser.isSet(latency);
