@@ -103,8 +103,8 @@ void ThrottledPlot::placeLegendBelow()
     plotLayout()->addElement(plotLayout()->rowCount(), 0, row);
     axisRect()->insetLayout()->take(legend);
     row->addElement(0, 0, legend);
-    legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setWrap(3);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-flow the items already there
     legend->setBorderPen(Qt::NoPen);
     legend->setBrush(Qt::NoBrush);
     row->setMargins(QMargins(0, 0, 0, 0));
