@@ -7,7 +7,9 @@ namespace lbd::ui {
 
 QString AppSettings::defaultRunsFolder()
 {
-    return QDir::home().filePath(QStringLiteral("LBDStudio/runs"));
+    // The same default as `lbd train`: $LBD_RUNS_DIR, else ~/LBDStudio/runs.
+    const QString env = qEnvironmentVariable("LBD_RUNS_DIR");
+    return env.isEmpty() ? QDir::home().filePath(QStringLiteral("LBDStudio/runs")) : env;
 }
 
 QString AppSettings::runsFolder()

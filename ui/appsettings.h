@@ -9,7 +9,7 @@ namespace lbd::ui {
 
 class AppSettings {
 public:
-    static QString defaultRunsFolder(); // ~/LBDStudio/runs
+    static QString defaultRunsFolder(); // $LBD_RUNS_DIR or ~/LBDStudio/runs
     static QString runsFolder();
     static void setRunsFolder(const QString& path);
 

@@ -27,7 +27,11 @@ void LatencyProbe::tick()
     const qint64 now = m_clock.nsecsElapsed();
     const double gapMs = double(now - m_lastNs) / 1e6;
     m_lastNs = now;
-    m_lateness.push_back(std::max(0.0, gapMs - m_intervalMs));
+    const double late = std::max(0.0, gapMs - m_intervalMs);
+    if (late > maxLatencyMs()) {
+        m_maxAtSeconds = double(now) / 1e9;
+    }
+    m_lateness.push_back(late);
 }
 
 double LatencyProbe::maxLatencyMs() const
@@ -53,12 +57,13 @@ double LatencyProbe::percentileMs(double p) const
 
 QString LatencyProbe::summary() const
 {
-    return QStringLiteral("event-loop latency over %1 ticks of %2 ms: max %3 ms, p99 %4 ms, mean %5 ms")
+    return QStringLiteral("event-loop latency over %1 ticks of %2 ms: max %3 ms (at %6 s), p99 %4 ms, mean %5 ms")
         .arg(samples())
         .arg(m_intervalMs)
         .arg(maxLatencyMs(), 0, 'f', 1)
         .arg(percentileMs(99), 0, 'f', 1)
-        .arg(meanLatencyMs(), 0, 'f', 2);
+        .arg(meanLatencyMs(), 0, 'f', 2)
+        .arg(m_maxAtSeconds, 0, 'f', 1);
 }
 
 } // namespace lbd::ui

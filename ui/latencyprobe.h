@@ -33,6 +33,7 @@ private:
     qint64 m_lastNs = 0;
     int m_intervalMs = 10;
     std::vector<double> m_lateness; // ms
+    double m_maxAtSeconds = 0;      // since start()
 };
 
 } // namespace lbd::ui

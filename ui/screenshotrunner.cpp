@@ -18,15 +18,23 @@
 namespace lbd::ui {
 
 ScreenshotRunner::ScreenshotRunner(MainWindow* window, QString outputDirectory, QObject* parent)
-    : QObject(parent), m_window(window), m_directory(std::move(outputDirectory)), m_probe(new LatencyProbe(10, this))
+    : QObject(parent), m_window(window), m_directory(std::move(outputDirectory)), m_probe(new LatencyProbe(10, this)),
+      m_epochProbe(new LatencyProbe(10, this))
 {
+    connect(window->controller(), &TrainingController::batchProgress, this, [this] {
+        if (m_epochProbe->samples() == 0) {
+            m_epochProbe->start();
+        }
+    });
     connect(window, &MainWindow::runFinished, this, [this] {
         m_probe->stop();
+        m_epochProbe->stop();
         // Let the last throttled replots land before grabbing.
         QTimer::singleShot(300, this, &ScreenshotRunner::capture);
     });
     connect(window, &MainWindow::runFailed, this, [this](const QString& error) {
         m_probe->stop();
+        m_epochProbe->stop();
         std::fprintf(stderr, "lbd-studio: the run failed: %s\n", qPrintable(error));
         finish(1);
     });
@@ -48,7 +56,8 @@ bool ScreenshotRunner::start()
 
 void ScreenshotRunner::capture()
 {
-    const QString latency = m_probe->summary();
+    const QString latency = QStringLiteral("from Start: %1\nduring epochs (from the first batch): %2")
+                                .arg(m_probe->summary(), m_epochProbe->summary());
     std::printf("%s\n", qPrintable(latency));
     if (m_directory.isEmpty()) {
         finish(0);

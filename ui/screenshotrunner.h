@@ -27,7 +27,8 @@ private:
 
     MainWindow* m_window = nullptr;
     QString m_directory;
-    LatencyProbe* m_probe = nullptr;
+    LatencyProbe* m_probe = nullptr;      // from Start (includes setting the run up)
+    LatencyProbe* m_epochProbe = nullptr; // from the first batch on: the event loop during epochs
 };
 
 } // namespace lbd::ui

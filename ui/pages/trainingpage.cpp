@@ -59,6 +59,8 @@ TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent)
     grid->addWidget(logBox, 1, 1);
     grid->setRowStretch(0, 3);
     grid->setRowStretch(1, 2);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
 }
 
 void TrainingPage::buildLossPlot()
@@ -77,6 +79,7 @@ void TrainingPage::buildLossPlot()
     m_utility = addLine(p, tr("utility term UT (before 1/alpha)"), QColor(0x6a, 0x3d, 0x9a));
     m_repulsive = addLine(p, tr("repulsive R"), QColor(0x1a, 0x98, 0x50));
     m_anneal = addLine(p, tr("a(e), right axis"), QColor(0x1a, 0x98, 0x50), Qt::DashLine, 1.5, p->yAxis2);
+    m_lossPlot->placeLegendBelow();
     for (QCPGraph* g : {m_total, m_weightedCe, m_utility, m_repulsive}) {
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
     }
@@ -99,6 +102,7 @@ void TrainingPage::buildAccuracyPlot()
         markEvaluations(m_testRegion[r]);
     }
     markEvaluations(m_testAll);
+    m_accuracyPlot->placeLegendBelow();
 }
 
 void TrainingPage::buildLearningRatePlot()

@@ -57,7 +57,8 @@ void ClassCountChart::setCounts(const QStringList& classNames, const std::vector
         series->append(sets[r]);
     }
     QStringList categories;
-    const bool nameAxis = counts.size() <= 12;
+    // Class indices on the axis (as in the weight plot below it); hovering a bar names the class.
+    const bool nameAxis = false;
     for (size_t c = 0; c < counts.size(); ++c) {
         const int r = static_cast<int>(regions[c]);
         for (int s = 0; s < 3; ++s) {
@@ -78,7 +79,8 @@ void ClassCountChart::setCounts(const QStringList& classNames, const std::vector
 
     auto* xAxis = new QBarCategoryAxis;
     xAxis->append(categories);
-    xAxis->setLabelsAngle(counts.size() > 5 ? -45 : 0);
+    xAxis->setLabelsAngle(0);
+    xAxis->setTitleText(tr("class (head to tail)"));
     QFont small = xAxis->labelsFont();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
     xAxis->setLabelsFont(small);

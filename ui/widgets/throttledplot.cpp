@@ -3,6 +3,9 @@
 #include <QFileDialog>
 #include <QMenu>
 
+#include <algorithm>
+#include <cmath>
+
 namespace lbd::ui {
 
 ThrottledPlot::ThrottledPlot(QWidget* parent) : QCustomPlot(parent)
@@ -61,11 +64,29 @@ void ThrottledPlot::setFixedRange(QCPAxis* axis, double lower, double upper)
 void ThrottledPlot::fitToData()
 {
     rescaleAxes(true);
-    // A little room above and below, so lines do not run along the frame.
     for (QCPAxis* axis : {yAxis, yAxis2}) {
-        const QCPRange range = axis->range();
-        const double pad = range.size() > 0 ? range.size() * 0.05 : 0.5;
-        axis->setRange(range.lower - pad, range.upper + pad);
+        // QCustomPlot keeps the old span for constant data; use the data's own range instead.
+        QCPRange range;
+        bool any = false;
+        for (QCPAbstractPlottable* plottable : axis->plottables()) {
+            bool found = false;
+            const QCPRange r = plottable->getValueRange(found);
+            if (found && plottable->visible()) {
+                range = any ? QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper)) : r;
+                any = true;
+            }
+        }
+        if (!any) {
+            continue;
+        }
+        const double centre = range.center();
+        if (range.size() <= 1e-9 * std::max(1e-12, std::abs(centre))) {
+            // A constant series (a flat learning rate): a range around its value.
+            axis->setRange(centre == 0 ? -1 : centre - 0.5 * std::abs(centre), centre == 0 ? 1 : centre + 0.5 * std::abs(centre));
+        } else {
+            // A little room above and below, so lines do not run along the frame.
+            axis->setRange(range.lower - 0.05 * range.size(), range.upper + 0.05 * range.size());
+        }
     }
     const QCPRange x = xAxis->range();
     if (x.size() <= 0) {
@@ -74,6 +95,20 @@ void ThrottledPlot::fitToData()
     for (auto it = m_fixedRanges.cbegin(); it != m_fixedRanges.cend(); ++it) {
         it.key()->setRange(it.value());
     }
+}
+
+void ThrottledPlot::placeLegendBelow()
+{
+    auto* row = new QCPLayoutGrid;
+    plotLayout()->addElement(plotLayout()->rowCount(), 0, row);
+    axisRect()->insetLayout()->take(legend);
+    row->addElement(0, 0, legend);
+    legend->setWrap(3);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-flow the items already there
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    row->setMargins(QMargins(0, 0, 0, 0));
+    plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
 }
 
 bool ThrottledPlot::exportPng(const QString& path)

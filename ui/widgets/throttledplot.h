@@ -24,6 +24,8 @@ public:
     // An axis that fitToData() leaves at [lower, upper] (accuracy in %, a weight in [0, 1]).
     void setFixedRange(QCPAxis* axis, double lower, double upper);
     void setFixedValueRange(double lower, double upper) { setFixedRange(yAxis, lower, upper); }
+    // Moves the legend from inside the axis rect to a row under the plot, so it never hides data.
+    void placeLegendBelow();
     bool exportPng(const QString& path);
     int replotCount() const { return m_replots; }
 

@@ -1,0 +1,72 @@
+#pragma once
+// Shared set-up of the GUI tests: settings and runs folder in a temporary directory, and a tiny
+// synthetic run that trains in seconds on two CPU cores.
+#include <QDir>
+#include <QDirIterator>
+#include <QSettings>
+#include <QTemporaryDir>
+
+#include "core/train/trainconfig.h"
+#include "ui/appsettings.h"
+
+namespace lbd::ui::test {
+
+// Call from initTestCase(): QSettings and the runs folder go into `dir`.
+inline void isolateSettings(const QTemporaryDir& dir)
+{
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
+    QCoreApplication::setOrganizationName(QStringLiteral("LBDStudioTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("lbd-studio-test"));
+    AppSettings::setRunsFolder(dir.filePath(QStringLiteral("runs")));
+}
+
+// 4 classes of 16x16 shapes, 2 particles of the small CNN, evaluation every epoch.
+inline lbd::TrainConfig tinyConfig(int epochs = 2, int64_t trainPerClass = 48)
+{
+    lbd::TrainConfig c;
+    c.name = "tiny";
+    c.data.kind = lbd::DatasetKind::Synthetic;
+    c.data.synthetic.classes = 4;
+    c.data.synthetic.trainPerClass = trainPerClass;
+    c.data.synthetic.testPerClass = 12;
+    c.data.synthetic.channels = 3;
+    c.data.synthetic.size = 16;
+    c.data.synthetic.seed = 1;
+    c.data.channels = 3;
+    c.data.longTail.imbalanceRatio = 4;
+    c.augment.outputSize = 16;
+    c.augment.padding = 2;
+    c.model.arch = "smallcnn";
+    c.model.particles = 2;
+    c.objective.drwEpoch = 1;
+    c.objective.tau = 2;
+    c.optimizer.learningRate = 0.05;
+    c.optimizer.warmupEpochs = 0;
+    c.optimizer.decayEpochs.clear();
+    c.optimizer.decayFactors.clear();
+    c.train.epochs = epochs;
+    c.train.batchSize = 16;
+    c.train.evalEvery = 1;
+    c.train.device = "cpu";
+    c.train.threads = 1; // leave a core to the GUI thread on small CI machines
+    c.train.utility = "tail:1";
+    return c;
+}
+
+// Files under `dir` whose name contains `part` (checkpoints may live in a sub-folder).
+inline QStringList filesMatching(const QString& dir, const QString& part)
+{
+    QStringList found;
+    QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        if (QFileInfo(path).fileName().contains(part)) {
+            found << path;
+        }
+    }
+    return found;
+}
+
+} // namespace lbd::ui::test
