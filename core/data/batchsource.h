@@ -38,6 +38,10 @@ public:
     virtual int64_t size() const = 0;
 };
 
+// Per-channel normalisation of a split: from its pixels, or, when it is streamed from disk, from
+// an evenly spaced sample of at most `sampleFiles` decoded files.
+Normalization computeSplitNormalization(const DataSplit& split, const ImageFormat& format, int64_t sampleFiles = 2000);
+
 std::unique_ptr<BatchSource> makeBatchSource(const DataSplit& split, const ImageFormat& format, const torch::Device& device,
                                              const AugmentSpec& augment, const Normalization& normalization,
                                              const BatchOptions& options);

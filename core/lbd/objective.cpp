@@ -170,16 +170,18 @@ ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::T
     return terms;
 }
 
-ObjectiveValues LbdObjective::values(const ObjectiveTerms& terms)
+torch::Tensor LbdObjective::pack(const ObjectiveTerms& terms)
 {
-    const torch::Tensor packed = torch::stack({terms.total.detach().to(torch::kDouble).reshape({}),
-                                               terms.weightedCe.detach().to(torch::kDouble).reshape({}),
-                                               terms.utility.detach().to(torch::kDouble).reshape({}),
-                                               terms.utilityWeight.detach().to(torch::kDouble).reshape({}),
-                                               terms.repulsive.detach().to(torch::kDouble).reshape({}),
-                                               terms.annealWeight.detach().to(torch::kDouble).reshape({})})
-                                     .cpu();
-    const double* v = packed.data_ptr<double>();
+    return torch::stack({terms.total.detach().reshape({}), terms.weightedCe.detach().reshape({}),
+                         terms.utility.detach().reshape({}), terms.utilityWeight.detach().reshape({}),
+                         terms.repulsive.detach().reshape({}), terms.annealWeight.detach().reshape({})})
+        .to(torch::kDouble);
+}
+
+ObjectiveValues LbdObjective::unpack(const torch::Tensor& packed)
+{
+    const torch::Tensor host = packed.detach().to(torch::kDouble).cpu().contiguous();
+    const double* v = host.data_ptr<double>();
     ObjectiveValues values;
     values.total = v[0];
     values.weightedCe = v[1];
@@ -188,6 +190,11 @@ ObjectiveValues LbdObjective::values(const ObjectiveTerms& terms)
     values.repulsive = v[4];
     values.annealWeight = v[5];
     return values;
+}
+
+ObjectiveValues LbdObjective::values(const ObjectiveTerms& terms)
+{
+    return unpack(pack(terms));
 }
 
 } // namespace lbd

@@ -50,6 +50,10 @@ public:
 
     // Reads the parts back to the host with a single device-to-host copy (one sync).
     static ObjectiveValues values(const ObjectiveTerms& terms);
+    // The six scalars of ObjectiveValues as one double tensor on the terms' device (no sync), so
+    // that a caller can sum them over an epoch on the device and unpack once.
+    static torch::Tensor pack(const ObjectiveTerms& terms);
+    static ObjectiveValues unpack(const torch::Tensor& packed); // waits for the device
 
     const ObjectiveSpec& spec() const { return m_spec; }
     int64_t classCount() const { return m_classCount; }

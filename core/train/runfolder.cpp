@@ -22,7 +22,9 @@ const char* RunFolder::kReport = "report.json";
 const char* RunFolder::kTestProbabilities = "test_probabilities.pt";
 const char* RunFolder::kWeights = "weights.pt";
 
-RunFolder::RunFolder(std::string directory) : m_directory(std::move(directory))
+RunFolder::RunFolder(std::string directory) : m_directory(std::move(directory)) {}
+
+void RunFolder::create() const
 {
     std::error_code ec;
     std::filesystem::create_directories(m_directory, ec);

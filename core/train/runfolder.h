@@ -18,7 +18,9 @@ namespace lbd {
 
 class RunFolder {
 public:
+    // Only names the folder: reading a run must not create it. Writers call create() first.
     explicit RunFolder(std::string directory);
+    void create() const; // InputError naming the folder when it cannot be made
 
     const std::string& directory() const { return m_directory; }
     std::string path(const std::string& file) const;

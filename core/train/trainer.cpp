@@ -53,6 +53,9 @@ Trainer::Trainer(TrainConfig config, std::string runDirectory, bool resume)
         m_state->config = loadTrainConfig(m_state->folder.path(RunFolder::kConfig));
     }
     m_state->config.validate();
+    if (!resume) {
+        m_state->folder.create();
+    }
 }
 
 Trainer::~Trainer() = default;
@@ -113,10 +116,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     objectiveSpec.utilityMatrix = utility.values();
     objectiveSpec.validateFor(classCount);
 
-    const Normalization normalization = dataset.train.isStreamed() ? Normalization{} : computeNormalization(dataset.train.images);
-    if (normalization.mean.empty()) {
-        throw InputError("streamed data sets need their normalisation computed from decoded images (not yet supported)");
-    }
+    const Normalization normalization = computeSplitNormalization(dataset.train, dataset.format);
 
     ParticleModel model = makeParticleModel(modelSpec);
     model->to(device);

@@ -23,7 +23,7 @@ TrainStep::TrainStep(ParticleModel model, LbdObjective& objective, FlatSgd& opti
     : m_model(std::move(model)), m_objective(objective), m_optimizer(optimizer), m_device(device), m_options(options)
 {
     const auto floatOptions = torch::TensorOptions().dtype(torch::kFloat32).device(device);
-    m_sums = torch::zeros({6}, floatOptions);
+    m_sums = torch::zeros({6}, floatOptions.dtype(torch::kFloat64));
     m_correct = torch::zeros({}, floatOptions.dtype(torch::kInt64));
     m_lastLoss = torch::zeros({}, floatOptions);
     if (!device.is_cuda()) {
@@ -62,9 +62,7 @@ void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labe
     terms.total.backward();
     m_optimizer.step();
     torch::NoGradGuard noGrad;
-    m_sums.add_(torch::stack({terms.total.detach(), terms.weightedCe.detach(), terms.utility.detach(),
-                              terms.utilityWeight.detach(), terms.repulsive.detach(), terms.annealWeight.detach()})
-                    .to(torch::kFloat32));
+    m_sums.add_(LbdObjective::pack(terms));
     m_correct.add_(logits.detach().mean(0).argmax(-1).eq(labels).sum());
     m_lastLoss.copy_(terms.total.detach());
 }
@@ -124,16 +122,7 @@ void TrainStep::resetEpochSums()
 
 ObjectiveValues TrainStep::epochMeans() const
 {
-    const auto means = (m_sums / static_cast<double>(std::max<int64_t>(1, m_steps))).cpu();
-    const auto* v = means.data_ptr<float>();
-    ObjectiveValues values;
-    values.total = v[0];
-    values.weightedCe = v[1];
-    values.utility = v[2];
-    values.utilityWeight = v[3];
-    values.repulsive = v[4];
-    values.annealWeight = v[5];
-    return values;
+    return LbdObjective::unpack(m_sums / static_cast<double>(std::max<int64_t>(1, m_steps)));
 }
 
 double TrainStep::epochTrainAccuracy() const

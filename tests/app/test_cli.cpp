@@ -529,11 +529,7 @@ private slots:
         const Result result = runLbd(args);
         EXPECT_EXIT(result, args, 2);
         EXPECT_MENTIONS(result.err, missing, result, args);
-        // Known bug (reported): RunFolder's constructor creates the folder it is given, so `lbd eval`
-        // and `lbd train --resume` leave an empty folder behind. When it is fixed this check passes
-        // and QEXPECT_FAIL turns it into an XPASS failure: then delete these two lines.
-        QEXPECT_FAIL("eval", "RunFolder(dir) creates the folder before reading it", Continue);
-        QEXPECT_FAIL("train --resume", "RunFolder(dir) creates the folder before reading it", Continue);
+        // Reading a run must not create its folder.
         QVERIFY2(!QFileInfo::exists(missing), "lbd created the folder it was asked to read");
     }
 

@@ -8,8 +8,8 @@
 
 using namespace lbd;
 
-constexpr double kOverallFloor = 0.70;
-constexpr double kTailFloor = 0.40;
+constexpr double kOverallFloor = 0.76;
+constexpr double kTailFloor = 0.60;
 
 class TestFashionMnistFloor : public QObject {
     Q_OBJECT
@@ -43,9 +43,11 @@ private slots:
         const double overall = report.overall.accuracy;
         const double tail = report.regionsThirds.regions[2].counts.accuracy;
         qInfo("Fashion-MNIST-LT after 3 epochs: overall %.4f, tail %.4f", overall, tail);
-        // Floors: measured 3-epoch runs on this configuration reach well above them (see the
-        // commit that set them); chance is 0.10, and a model that only learns the head classes
-        // (a broken re-weighting or margin) stays near 0.60 overall with a tail near 0.
+        // Floors: this run is deterministic on the CPU; on the 2-core development machine it
+        // measured overall 0.799 and tail (classes 6-9) 0.714 (2026-11-26). The floors sit a few
+        // points below that so thread-count rounding cannot trip them, and far above what a
+        // broken pipeline reaches: chance is 0.10, and a model that learns only the head
+        // classes scores about 0.6 overall with a tail near 0.
         QVERIFY2(overall >= kOverallFloor, qPrintable(QString::number(overall)));
         QVERIFY2(tail >= kTailFloor, qPrintable(QString::number(tail)));
     }

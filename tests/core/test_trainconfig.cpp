@@ -32,7 +32,8 @@ private slots:
         QVERIFY(expectKey({{"train", {{"decision_rule", "vote"}}}}, "vote"));
         QVERIFY(expectKey({{"train", {{"lerning_rate", 0.1}}}}, "train.lerning_rate"));
         QVERIFY(expectKey({{"optimizer", {{"lr", -0.1}}}}, "optimizer.lr"));
-        QVERIFY(expectKey({{"optimizer", {{"decay_epochs", {1, 2}}}, {"decay_factors", {0.1}}}}, "optimizer.decay_epochs"));
+        QVERIFY(expectKey(nlohmann::json::parse(R"({"optimizer": {"decay_epochs": [1, 2], "decay_factors": [0.1]}})"),
+                          "optimizer.decay_epochs"));
         QVERIFY(expectKey({{"objective", {{"alpha", -1.0}}}}, "alpha"));
         QVERIFY(expectKey({{"objective", {{"tau", 0.0}}}}, "tau"));
         QVERIFY(expectKey({{"objective", {{"discrepancy", "cubic"}}}}, "objective.discrepancy"));

@@ -1,0 +1,85 @@
+// lbd-studio: the desktop application. Wiring only; everything lives in lbd_ui.
+#include "ui/aboutdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/panels/experimentpanel.h"
+#include "ui/screenshotrunner.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+
+#include <cstdio>
+#include <cstring>
+
+int main(int argc, char** argv)
+{
+    // --version must work without a display (a server, a package check): answer it before
+    // QApplication tries to connect to one.
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0) {
+            QCoreApplication core(argc, argv);
+            std::printf("%s\n", qPrintable(lbd::ui::AboutDialog::versionText()));
+            return 0;
+        }
+    }
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("LBDStudio"));
+    QApplication::setApplicationName(QStringLiteral("lbd-studio"));
+    QApplication::setApplicationVersion(QStringLiteral(LBD_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("LBD Studio: long-tailed Bayesian decision training"));
+    parser.addHelpOption();
+    const QCommandLineOption version(QStringList{QStringLiteral("v"), QStringLiteral("version")},
+                                     QStringLiteral("Print the versions of LBD Studio and what it links, then exit."));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Train a short run, write a PNG of every page into DIR, exit."),
+                                        QStringLiteral("DIR"));
+    const QCommandLineOption preset(QStringLiteral("preset"),
+                                    QStringLiteral("Preset to open (id such as quick-cpu, or a JSON file)."),
+                                    QStringLiteral("P"));
+    const QCommandLineOption epochs(QStringLiteral("epochs"), QStringLiteral("Override the preset's epochs."),
+                                    QStringLiteral("N"));
+    const QCommandLineOption latency(QStringLiteral("measure-latency"),
+                                     QStringLiteral("Train the preset, print the GUI event loop's latency, exit."));
+    parser.addOption(version);
+    parser.addOption(screenshot);
+    parser.addOption(preset);
+    parser.addOption(epochs);
+    parser.addOption(latency);
+    parser.process(app);
+
+    if (parser.isSet(version)) {
+        std::printf("%s\n", qPrintable(lbd::ui::AboutDialog::versionText()));
+        return 0;
+    }
+
+    lbd::ui::MainWindow window;
+    const bool automated = parser.isSet(screenshot) || parser.isSet(latency);
+    QString presetName = parser.value(preset);
+    if (presetName.isEmpty() && automated) {
+        presetName = QStringLiteral("quick-cpu");
+    }
+    if (!presetName.isEmpty() && !window.experimentPanel()->selectPreset(presetName)) {
+        std::fprintf(stderr, "lbd-studio: unknown preset '%s'\n", qPrintable(presetName));
+        return 2;
+    }
+    if (parser.isSet(epochs)) {
+        lbd::TrainConfig config = window.experimentPanel()->config();
+        config.train.epochs = parser.value(epochs).toInt();
+        window.experimentPanel()->setConfig(config);
+    }
+    window.show();
+
+    if (automated) {
+        // Errors go to stderr instead of a dialog nobody will close.
+        window.setErrorReporter([](const QString& title, const QString& message) {
+            std::fprintf(stderr, "lbd-studio: %s: %s\n", qPrintable(title), qPrintable(message));
+        });
+        auto* runner = new lbd::ui::ScreenshotRunner(&window, parser.value(screenshot), &window);
+        if (!runner->start()) {
+            std::fprintf(stderr, "lbd-studio: %s\n", qPrintable(window.experimentPanel()->validationMessage()));
+            return 1;
+        }
+    }
+    return app.exec();
+}

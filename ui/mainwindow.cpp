@@ -1,0 +1,439 @@
+#include "ui/mainwindow.h"
+
+#include "core/train/configjson.h"
+#include "core/train/epochmetricsjson.h"
+#include "core/train/runfolder.h"
+
+#include <nlohmann/json.hpp>
+
+#include "ui/aboutdialog.h"
+#include "ui/appsettings.h"
+#include "ui/pages/calibrationpage.h"
+#include "ui/pages/tailriskpage.h"
+#include "ui/pages/trainingpage.h"
+#include "ui/panels/experimentpanel.h"
+#include "ui/runview.h"
+#include "ui/widgets/progresspanel.h"
+#include "ui/widgets/throttledplot.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolBar>
+
+#include <unistd.h>
+
+namespace lbd::ui {
+namespace {
+
+QString deviceText(const std::string& device)
+{
+    if (device == "cpu") {
+        return QObject::tr("CPU");
+    }
+    return QString::fromStdString(device);
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(tr("LBD Studio"));
+
+    m_panel = new ExperimentPanel(this);
+    m_panel->setObjectName(QStringLiteral("experimentPanel"));
+    auto* dock = new QDockWidget(tr("Experiment"), this);
+    dock->setObjectName(QStringLiteral("experimentDock"));
+    dock->setWidget(m_panel);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    m_pages = new QTabWidget(this);
+    m_pages->setObjectName(QStringLiteral("pages"));
+    m_pages->setDocumentMode(true);
+    setCentralWidget(m_pages);
+    m_trainingPage = new TrainingPage(this);
+    m_tailRiskPage = new TailRiskPage(this);
+    m_calibrationPage = new CalibrationPage(this);
+    addPage(m_trainingPage, tr("Training"));
+    addPage(m_tailRiskPage, tr("Tail risk"));
+    addPage(m_calibrationPage, tr("Calibration"));
+
+    m_progress = new ProgressPanel(this);
+    buildActions();
+    buildStatusBar();
+
+    connect(&m_controller, &TrainingController::stateChanged, this, &MainWindow::onStateChanged);
+    connect(&m_controller, &TrainingController::batchProgress, this, [this](const lbd::BatchProgress& progress) {
+        m_progress->setBatch(progress);
+        for (RunView* view : m_views) {
+            view->addBatch(progress);
+        }
+    });
+    connect(&m_controller, &TrainingController::epochFinished, this, &MainWindow::onEpoch);
+    connect(&m_controller, &TrainingController::message, m_trainingPage, &TrainingPage::appendMessage);
+    connect(&m_controller, &TrainingController::finished, this, &MainWindow::onFinished);
+    connect(&m_controller, &TrainingController::failed, this, &MainWindow::onFailed);
+    connect(m_panel, &ExperimentPanel::configChanged, this, [this] {
+        updateActions();
+        if (!m_controller.isActive()) {
+            m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device)));
+        }
+    });
+
+    m_reportError = [this](const QString& title, const QString& message) { showErrorDialog(title, message); };
+    m_confirmClose = [this] {
+        return QMessageBox::question(this, tr("Training in progress"),
+                                     tr("A run is training. Stop it (keeping its last checkpoint) and quit?"),
+                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::No)
+               == QMessageBox::Yes;
+    };
+
+    // The last data set the user trained on, so the next session opens where they left off.
+    const QString lastKind = AppSettings::lastDatasetKind();
+    if (!lastKind.isEmpty()) {
+        try {
+            lbd::TrainConfig config = m_panel->config();
+            config.data.kind = lbd::parseDatasetKind(lastKind.toStdString());
+            config.data.directory = AppSettings::lastDatasetDirectory().toStdString();
+            m_panel->setConfig(config);
+        } catch (const std::exception&) {
+            // an unknown kind from another version: keep the default
+        }
+    }
+    resize(1500, 940);
+    restoreGeometry(AppSettings::windowGeometry());
+    restoreState(AppSettings::windowState());
+    updateActions();
+    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device)));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::addPage(QWidget* page, const QString& title)
+{
+    m_pages->addTab(page, title);
+    if (auto* view = dynamic_cast<RunView*>(page)) {
+        m_views << view;
+    }
+}
+
+void MainWindow::buildActions()
+{
+    m_startAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Start training"), this);
+    m_startAction->setObjectName(QStringLiteral("startAction"));
+    m_startAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_startAction->setToolTip(tr("Start a run with the experiment panel's settings (Ctrl+R)"));
+    connect(m_startAction, &QAction::triggered, this, [this] { startTraining(); });
+
+    m_pauseAction = new QAction(style()->standardIcon(QStyle::SP_MediaPause), tr("&Pause"), this);
+    m_pauseAction->setObjectName(QStringLiteral("pauseAction"));
+    m_pauseAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    connect(m_pauseAction, &QAction::triggered, this, &MainWindow::pauseOrResume);
+
+    m_stopAction = new QAction(style()->standardIcon(QStyle::SP_MediaStop), tr("S&top"), this);
+    m_stopAction->setObjectName(QStringLiteral("stopAction"));
+    m_stopAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    m_stopAction->setToolTip(tr("Stop after the current batch; the last checkpoint is kept (Ctrl+.)"));
+    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopTraining);
+
+    m_openAction = new QAction(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("&Open run..."), this);
+    m_openAction->setObjectName(QStringLiteral("openRunAction"));
+    m_openAction->setShortcut(QKeySequence::Open);
+    connect(m_openAction, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open run folder"), AppSettings::runsFolder());
+        if (!dir.isEmpty()) {
+            openRun(dir);
+        }
+    });
+
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    file->addAction(tr("&Export plots as PNG..."), this, &MainWindow::exportPlots);
+    file->addAction(tr("Runs &folder..."), this, &MainWindow::chooseRunsFolder);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_startAction);
+    run->addAction(m_pauseAction);
+    run->addAction(m_stopAction);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About LBD Studio"), this, &MainWindow::showAbout);
+
+    QToolBar* bar = addToolBar(tr("Training"));
+    bar->setObjectName(QStringLiteral("trainingToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_startAction);
+    bar->addAction(m_pauseAction);
+    bar->addAction(m_stopAction);
+    bar->addSeparator();
+    bar->addWidget(m_progress);
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_deviceLabel = new QLabel(this);
+    m_deviceLabel->setObjectName(QStringLiteral("deviceLabel"));
+    m_memoryLabel = new QLabel(this);
+    m_memoryLabel->setObjectName(QStringLiteral("memoryLabel"));
+    m_memoryLabel->setToolTip(tr("Resident memory of this process."));
+    m_runFolderLabel = new QLabel(tr("Run folder: none"), this);
+    m_runFolderLabel->setObjectName(QStringLiteral("runFolderLabel"));
+    m_runFolderLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addPermanentWidget(m_runFolderLabel, 1);
+    statusBar()->addPermanentWidget(m_deviceLabel);
+    statusBar()->addPermanentWidget(m_memoryLabel);
+    m_memoryTimer = new QTimer(this);
+    m_memoryTimer->setInterval(2000);
+    connect(m_memoryTimer, &QTimer::timeout, this, &MainWindow::updateMemory);
+    m_memoryTimer->start();
+    updateMemory();
+}
+
+void MainWindow::updateMemory()
+{
+    QFile statm(QStringLiteral("/proc/self/statm"));
+    if (!statm.open(QIODevice::ReadOnly)) {
+        m_memoryLabel->setText(QString());
+        return;
+    }
+    const QList<QByteArray> fields = statm.readAll().split(' ');
+    if (fields.size() < 2) {
+        return;
+    }
+    const double bytes = fields[1].toDouble() * double(sysconf(_SC_PAGESIZE));
+    m_memoryLabel->setText(tr("Memory: %1 MB").arg(bytes / (1024.0 * 1024.0), 0, 'f', 0));
+}
+
+void MainWindow::updateActions()
+{
+    const TrainingController::State state = m_controller.state();
+    const bool idle = state == TrainingController::State::Idle;
+    m_startAction->setEnabled(idle);
+    m_openAction->setEnabled(idle);
+    m_pauseAction->setEnabled(state == TrainingController::State::Running || state == TrainingController::State::Paused);
+    m_pauseAction->setText(state == TrainingController::State::Paused ? tr("&Resume") : tr("&Pause"));
+    m_pauseAction->setIcon(style()->standardIcon(state == TrainingController::State::Paused ? QStyle::SP_MediaPlay
+                                                                                            : QStyle::SP_MediaPause));
+    m_stopAction->setEnabled(state == TrainingController::State::Running || state == TrainingController::State::Paused);
+    m_panel->setEnabled(idle);
+}
+
+bool MainWindow::startTraining()
+{
+    if (m_controller.isActive()) {
+        return false;
+    }
+    const QString error = m_panel->validate();
+    if (!error.isEmpty()) {
+        statusBar()->showMessage(tr("Not started: %1").arg(error), 8000);
+        return false;
+    }
+    const lbd::TrainConfig config = m_panel->config();
+    const QString runDirectory =
+        QString::fromStdString(lbd::newRunDirectory(AppSettings::runsFolder().toStdString(), config.name));
+    if (!QDir().mkpath(runDirectory)) {
+        m_reportError(tr("Cannot create the run folder"),
+                      tr("The run folder %1 could not be created. Choose another runs folder in File > Runs folder.")
+                          .arg(runDirectory));
+        return false;
+    }
+    AppSettings::setLastDataset(QString::fromStdString(lbd::datasetKindName(config.data.kind)),
+                                QString::fromStdString(config.data.directory));
+
+    RunContext context;
+    context.runDirectory = runDirectory;
+    context.config = config;
+    context.classNames = m_panel->classNames();
+    context.trainCounts = m_panel->trainCounts();
+    for (RunView* view : m_views) {
+        view->beginRun(context);
+    }
+    m_lastError.clear();
+    m_runFolderLabel->setText(tr("Run folder: %1").arg(runDirectory));
+    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(config.train.device)));
+    m_progress->reset(tr("Starting"));
+    m_pages->setCurrentWidget(m_trainingPage);
+    return m_controller.start(config, runDirectory);
+}
+
+void MainWindow::pauseOrResume()
+{
+    if (m_controller.state() == TrainingController::State::Paused) {
+        m_controller.resume();
+    } else {
+        m_controller.pause();
+    }
+}
+
+void MainWindow::stopTraining()
+{
+    m_controller.stop();
+}
+
+bool MainWindow::openRun(const QString& directory)
+{
+    if (m_controller.isActive()) {
+        return false;
+    }
+    // The settings go into the panel (Start trains a new run with them); the recorded epochs are
+    // replayed into every page.
+    RunContext context;
+    std::vector<lbd::EpochMetrics> epochs;
+    try {
+        const lbd::RunFolder folder(directory.toStdString());
+        context.config = lbd::loadTrainConfig(folder.path(lbd::RunFolder::kConfig));
+        if (folder.exists(lbd::RunFolder::kMetrics)) {
+            for (const auto& line : folder.readJsonLines(lbd::RunFolder::kMetrics)) {
+                epochs.push_back(lbd::epochMetricsFromJson(line));
+            }
+        }
+    } catch (const std::exception& error) {
+        m_reportError(tr("Cannot open the run"), QString::fromUtf8(error.what()));
+        return false;
+    }
+    m_panel->setConfig(context.config);
+    context.runDirectory = directory;
+    context.classNames = m_panel->classNames();
+    context.trainCounts = m_panel->trainCounts();
+    for (RunView* view : m_views) {
+        view->beginRun(context);
+        for (const lbd::EpochMetrics& metrics : epochs) {
+            view->addEpoch(metrics);
+        }
+    }
+    if (!epochs.empty()) {
+        m_progress->setEpoch(epochs.back());
+    }
+    m_progress->setState(tr("Opened"));
+    m_runFolderLabel->setText(tr("Run folder: %1").arg(directory));
+    statusBar()->showMessage(tr("Opened %1 (%2 epochs); Start trains a new run with its settings.")
+                                 .arg(directory)
+                                 .arg(epochs.size()),
+                             8000);
+    return true;
+}
+
+void MainWindow::onStateChanged(TrainingController::State state)
+{
+    switch (state) {
+    case TrainingController::State::Idle: break;
+    case TrainingController::State::Running: m_progress->setState(tr("Training")); break;
+    case TrainingController::State::Paused: m_progress->setState(tr("Paused")); break;
+    case TrainingController::State::Stopping: m_progress->setState(tr("Stopping")); break;
+    }
+    updateActions();
+}
+
+void MainWindow::onEpoch(const lbd::EpochMetrics& metrics)
+{
+    m_progress->setEpoch(metrics);
+    for (RunView* view : m_views) {
+        view->addEpoch(metrics);
+    }
+}
+
+void MainWindow::onFinished(const TrainingOutcome& outcome)
+{
+    m_progress->setState(outcome.stopped ? tr("Stopped") : tr("Finished"));
+    statusBar()->showMessage(outcome.stopped ? tr("Run stopped after %1 epochs; the last checkpoint is kept.").arg(outcome.epochsCompleted)
+                                             : tr("Run finished: %1 epochs.").arg(outcome.epochsCompleted),
+                             10000);
+    m_trainingPage->appendMessage(outcome.stopped ? tr("Stopped after epoch %1.").arg(outcome.epochsCompleted)
+                                                  : tr("Finished after epoch %1.").arg(outcome.epochsCompleted));
+    emit runFinished(outcome);
+    if (m_closeWhenStopped) {
+        close();
+    }
+}
+
+void MainWindow::onFailed(const QString& error)
+{
+    m_lastError = error;
+    m_progress->setState(tr("Failed"));
+    m_trainingPage->appendMessage(error);
+    statusBar()->showMessage(tr("The run failed; see the message."), 10000);
+    emit runFailed(error);
+    if (m_closeWhenStopped) {
+        close();
+        return;
+    }
+    m_reportError(tr("Training failed"), error);
+}
+
+void MainWindow::showErrorDialog(const QString& title, const QString& message)
+{
+    // Non-modal, so neither the event loop nor a test is blocked by it.
+    auto* box = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::NonModal);
+    box->show();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_controller.isActive()) {
+        if (!m_closeWhenStopped) {
+            if (!m_confirmClose()) {
+                event->ignore();
+                return;
+            }
+            m_closeWhenStopped = true;
+        }
+        // Stop within one batch; onFinished / onFailed closes the window once the worker is done.
+        m_controller.stop();
+        statusBar()->showMessage(tr("Stopping the run before quitting..."));
+        event->ignore();
+        return;
+    }
+    AppSettings::setWindowGeometry(saveGeometry(), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showAbout()
+{
+    AboutDialog dialog(this);
+    dialog.exec();
+}
+
+void MainWindow::exportPlots()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export every plot as PNG into"));
+    if (dir.isEmpty()) {
+        return;
+    }
+    int written = 0;
+    for (ThrottledPlot* plot : findChildren<ThrottledPlot*>()) {
+        written += plot->exportPng(QDir(dir).filePath(plot->objectName() + QStringLiteral(".png"))) ? 1 : 0;
+    }
+    statusBar()->showMessage(tr("%1 plots written to %2").arg(written).arg(dir), 8000);
+}
+
+void MainWindow::chooseRunsFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Runs folder"), AppSettings::runsFolder());
+    if (!dir.isEmpty()) {
+        AppSettings::setRunsFolder(dir);
+        statusBar()->showMessage(tr("New runs go to %1").arg(dir), 8000);
+    }
+}
+
+} // namespace lbd::ui

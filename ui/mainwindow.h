@@ -1,0 +1,111 @@
+#pragma once
+// The main window: the experiment panel (dock), the pages (tabs), the training actions and the
+// status bar. It owns the TrainingController and feeds the live run to every page that is a
+// RunView; part 2 adds pages with addPage(). Dialogs that could block tests go through
+// replaceable hooks (error reporter, close confirmation).
+#include <QList>
+#include <QMainWindow>
+
+#include <functional>
+
+#include "core/train/epochmetrics.h"
+#include "ui/trainingcontroller.h"
+#include "ui/trainingoutcome.h"
+
+class QAction;
+class QLabel;
+class QTabWidget;
+class QTimer;
+
+namespace lbd::ui {
+
+class CalibrationPage;
+class ExperimentPanel;
+class ProgressPanel;
+class RunView;
+class TailRiskPage;
+class TrainingPage;
+
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MainWindow)
+
+public:
+    using ErrorReporter = std::function<void(const QString& title, const QString& message)>;
+    using CloseConfirmation = std::function<bool()>;
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Adds a page as a tab; a page that implements RunView receives the live run.
+    void addPage(QWidget* page, const QString& title);
+
+    // Validates the panel and starts a run in a new folder under the runs folder. Returns false
+    // (with the reason shown inline and in the status bar) when the settings are invalid or a run
+    // is already active.
+    bool startTraining();
+    void pauseOrResume();
+    void stopTraining();
+    // Loads a run folder's config into the panel (and its results, where the engine can read them).
+    bool openRun(const QString& directory);
+
+    void setErrorReporter(ErrorReporter reporter) { m_reportError = std::move(reporter); }
+    void setCloseConfirmation(CloseConfirmation confirm) { m_confirmClose = std::move(confirm); }
+
+    TrainingController* controller() { return &m_controller; }
+    ExperimentPanel* experimentPanel() const { return m_panel; }
+    TrainingPage* trainingPage() const { return m_trainingPage; }
+    TailRiskPage* tailRiskPage() const { return m_tailRiskPage; }
+    CalibrationPage* calibrationPage() const { return m_calibrationPage; }
+    QTabWidget* pages() const { return m_pages; }
+    ProgressPanel* progressPanel() const { return m_progress; }
+    QString lastError() const { return m_lastError; }
+
+signals:
+    // The window's own summary of a run, after the pages have been updated.
+    void runFinished(const lbd::ui::TrainingOutcome& outcome);
+    void runFailed(const QString& error);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildActions();
+    void buildStatusBar();
+    void updateActions();
+    void updateMemory();
+    void onStateChanged(TrainingController::State state);
+    void onEpoch(const lbd::EpochMetrics& metrics);
+    void onFinished(const TrainingOutcome& outcome);
+    void onFailed(const QString& error);
+    void showAbout();
+    void exportPlots();
+    void chooseRunsFolder();
+    void showErrorDialog(const QString& title, const QString& message);
+
+    TrainingController m_controller;
+    ExperimentPanel* m_panel = nullptr;
+    QTabWidget* m_pages = nullptr;
+    TrainingPage* m_trainingPage = nullptr;
+    TailRiskPage* m_tailRiskPage = nullptr;
+    CalibrationPage* m_calibrationPage = nullptr;
+    QList<RunView*> m_views;
+    ProgressPanel* m_progress = nullptr;
+
+    QAction* m_startAction = nullptr;
+    QAction* m_pauseAction = nullptr;
+    QAction* m_stopAction = nullptr;
+    QAction* m_openAction = nullptr;
+
+    QLabel* m_deviceLabel = nullptr;
+    QLabel* m_memoryLabel = nullptr;
+    QLabel* m_runFolderLabel = nullptr;
+    QTimer* m_memoryTimer = nullptr;
+
+    ErrorReporter m_reportError;
+    CloseConfirmation m_confirmClose;
+    QString m_lastError;
+    bool m_closeWhenStopped = false;
+};
+
+} // namespace lbd::ui

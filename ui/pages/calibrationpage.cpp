@@ -1,0 +1,211 @@
+#include "ui/pages/calibrationpage.h"
+
+#include "ui/regioncolors.h"
+#include "ui/widgets/throttledplot.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace lbd::ui {
+namespace {
+
+void addTitle(QCustomPlot* plot, const QString& title)
+{
+    plot->plotLayout()->insertRow(0);
+    QFont font = plot->font();
+    font.setPointSize(11);
+    font.setBold(true);
+    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, font));
+}
+
+QString formatAuroc(const std::optional<double>& value)
+{
+    return value ? QString::number(*value, 'f', 4) : QObject::tr("undefined (all right or all wrong)");
+}
+
+} // namespace
+
+CalibrationPage::CalibrationPage(QWidget* parent) : QWidget(parent)
+{
+    m_reliability = new ThrottledPlot(this);
+    m_reliability->setObjectName(QStringLiteral("reliabilityPlot"));
+    addTitle(m_reliability, tr("Reliability diagram"));
+    m_reliability->xAxis->setLabel(tr("confidence max pbar (15 equal-width bins)"));
+    m_reliability->yAxis->setLabel(tr("accuracy in the bin"));
+    m_reliability->setFixedRange(m_reliability->xAxis, 0, 1);
+    m_reliability->setFixedValueRange(0, 1.02);
+    m_reliability->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+
+    m_counts = new ThrottledPlot(this);
+    m_counts->setObjectName(QStringLiteral("binCountPlot"));
+    m_counts->xAxis->setLabel(tr("confidence"));
+    m_counts->yAxis->setLabel(tr("test images"));
+    m_counts->setFixedRange(m_counts->xAxis, 0, 1);
+    m_counts->legend->setVisible(false);
+    m_counts->setMinimumHeight(150);
+
+    m_group = new QComboBox(this);
+    m_group->setObjectName(QStringLiteral("calibrationGroup"));
+    m_group->addItems({tr("All test images"), tr("Head classes"), tr("Medium classes"), tr("Tail classes")});
+    m_group->setToolTip(tr("Regions group images by the region of their true class (thirds by class index)."));
+    m_evaluation = new QComboBox(this);
+    m_evaluation->setObjectName(QStringLiteral("calibrationEvaluation"));
+    m_evaluation->setToolTip(tr("Which evaluation of the run to show; new evaluations are selected as they arrive."));
+    connect(m_group, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(m_evaluation, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+
+    m_scores = new QLabel(this);
+    m_scores->setObjectName(QStringLiteral("calibrationScores"));
+    m_scores->setTextFormat(Qt::RichText);
+    m_scores->setWordWrap(true);
+    m_scores->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    auto* side = new QWidget(this);
+    auto* form = new QFormLayout(side);
+    form->addRow(tr("Show"), m_group);
+    form->addRow(tr("Evaluation"), m_evaluation);
+    form->addRow(m_scores);
+    side->setMaximumWidth(420);
+
+    auto* plots = new QVBoxLayout;
+    plots->addWidget(m_reliability, 3);
+    plots->addWidget(m_counts, 1);
+    auto* layout = new QHBoxLayout(this);
+    layout->addLayout(plots, 1);
+    layout->addWidget(side);
+    refresh();
+}
+
+void CalibrationPage::beginRun(const RunContext&)
+{
+    m_reports.clear();
+    m_evaluation->clear();
+    refresh();
+}
+
+void CalibrationPage::addEpoch(const lbd::EpochMetrics& metrics)
+{
+    if (!metrics.evaluation) {
+        return;
+    }
+    m_reports.emplace_back(metrics.epoch, *metrics.evaluation);
+    const QSignalBlocker blocker(m_evaluation);
+    m_evaluation->addItem(tr("epoch %1").arg(metrics.epoch));
+    m_evaluation->setCurrentIndex(m_evaluation->count() - 1);
+    refresh();
+}
+
+void CalibrationPage::refresh()
+{
+    ThrottledPlot* p = m_reliability;
+    p->clearPlottables();
+    for (QCPAbstractItem* item : m_gapItems) {
+        p->removeItem(item);
+    }
+    m_gapItems.clear();
+    m_counts->clearPlottables();
+
+    QCPGraph* diagonal = p->addGraph();
+    diagonal->setData(QVector<double>{0, 1}, QVector<double>{0, 1});
+    diagonal->setPen(QPen(QColor(90, 90, 90), 1.5, Qt::DashLine));
+    diagonal->setName(tr("perfect calibration"));
+
+    const int index = m_evaluation->currentIndex();
+    if (index < 0 || index >= static_cast<int>(m_reports.size())) {
+        m_scores->setText(tr("<p>No evaluation yet. The run evaluates on the test set every "
+                             "<i>eval every</i> epochs and at the end.</p>"));
+        p->requestReplot();
+        m_counts->requestReplot();
+        return;
+    }
+    const lbd::EvaluationReport& report = m_reports[index].second;
+    const int group = m_group->currentIndex();
+    const lbd::CalibrationReport* calibration = &report.calibration;
+    QColor color = overallColor();
+    if (group > 0) {
+        for (const auto& region : report.regionCalibration) {
+            if (static_cast<int>(region.region) == group - 1) {
+                calibration = &region.calibration;
+                color = regionColor(region.region);
+            }
+        }
+    }
+
+    auto* accuracy = new QCPBars(p->xAxis, p->yAxis);
+    accuracy->setName(tr("accuracy per bin"));
+    QColor fill = color;
+    fill.setAlpha(170);
+    accuracy->setBrush(fill);
+    accuracy->setPen(QPen(color.darker(140)));
+    auto* confidence = p->addGraph();
+    confidence->setName(tr("mean confidence per bin"));
+    confidence->setLineStyle(QCPGraph::lsNone);
+    confidence->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black), QBrush(Qt::white), 6));
+    auto* counts = new QCPBars(m_counts->xAxis, m_counts->yAxis);
+    counts->setBrush(QColor(120, 120, 120, 160));
+    counts->setPen(QPen(QColor(80, 80, 80)));
+
+    double width = 1.0 / 15.0;
+    bool gapInLegend = false;
+    for (const lbd::CalibrationBin& bin : calibration->bins) {
+        width = bin.upper - bin.lower;
+        const double centre = 0.5 * (bin.lower + bin.upper);
+        counts->addData(centre, double(bin.count));
+        if (bin.count == 0) {
+            continue;
+        }
+        accuracy->addData(centre, bin.accuracy);
+        confidence->addData(centre, bin.meanConfidence);
+        // The gap |confidence - accuracy| as a hatched red box on the bar: above it when the
+        // ensemble is over-confident, inside it when under-confident.
+        auto* gap = new QCPItemRect(p);
+        gap->topLeft->setCoords(bin.lower + 0.1 * width, std::max(bin.accuracy, bin.meanConfidence));
+        gap->bottomRight->setCoords(bin.upper - 0.1 * width, std::min(bin.accuracy, bin.meanConfidence));
+        gap->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 1));
+        gap->setBrush(QBrush(QColor(0xc0, 0x39, 0x2b, 150), Qt::BDiagPattern));
+        m_gapItems.push_back(gap);
+        gapInLegend = true;
+    }
+    accuracy->setWidth(width * 0.9);
+    counts->setWidth(width * 0.9);
+    if (gapInLegend) {
+        // Items have no legend entry: a stand-in graph with the gap's look names it.
+        QCPGraph* legendGap = p->addGraph();
+        legendGap->setName(tr("gap |confidence - accuracy|"));
+        legendGap->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 6));
+    }
+
+    const QString groupName = m_group->currentText().toLower();
+    m_scores->setText(
+        tr("<h3>Epoch %1 &mdash; %2</h3>"
+           "<table cellspacing=4>"
+           "<tr><td><b>ECE</b></td><td>%3</td></tr>"
+           "<tr><td><b>MCE</b></td><td>%4</td></tr>"
+           "<tr><td>images binned</td><td>%5</td></tr>"
+           "<tr><td colspan=2><hr>All test images:</td></tr>"
+           "<tr><td><b>AUROC</b> (confidence)</td><td>%6</td></tr>"
+           "<tr><td><b>AUROC</b> (&minus;entropy)</td><td>%7</td></tr>"
+           "<tr><td><b>NLL</b></td><td>%8 nats</td></tr>"
+           "<tr><td>accuracy</td><td>%9%</td></tr></table>"
+           "<p style='color:gray'>ECE = &sum;<sub>b</sub> (n<sub>b</sub>/N) |acc<sub>b</sub> &minus; conf<sub>b</sub>|; "
+           "MCE = the largest gap of a non-empty bin. AUROC: how well the score separates right from wrong "
+           "decisions (0.5 = chance).</p>")
+            .arg(m_reports[index].first)
+            .arg(groupName)
+            .arg(calibration->ece, 0, 'f', 4)
+            .arg(calibration->mce, 0, 'f', 4)
+            .arg(calibration->count)
+            .arg(formatAuroc(report.aurocConfidence))
+            .arg(formatAuroc(report.aurocNegativeEntropy))
+            .arg(report.nll, 0, 'f', 4)
+            .arg(100.0 * report.overall.accuracy, 0, 'f', 2));
+    p->requestReplot();
+    m_counts->requestReplot();
+}
+
+} // namespace lbd::ui

@@ -1,0 +1,191 @@
+#include "ui/pages/trainingpage.h"
+
+#include "ui/regioncolors.h"
+#include "ui/widgets/throttledplot.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTime>
+
+namespace lbd::ui {
+namespace {
+
+QCPGraph* addLine(QCustomPlot* plot, const QString& name, const QColor& color, Qt::PenStyle style = Qt::SolidLine,
+                  double width = 2.0, QCPAxis* valueAxis = nullptr)
+{
+    QCPGraph* graph = plot->addGraph(plot->xAxis, valueAxis ? valueAxis : plot->yAxis);
+    graph->setName(name);
+    QPen pen(color, width, style);
+    graph->setPen(pen);
+    return graph;
+}
+
+void markEvaluations(QCPGraph* graph)
+{
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+}
+
+} // namespace
+
+TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent)
+{
+    m_lossPlot = new ThrottledPlot(this);
+    m_lossPlot->setObjectName(QStringLiteral("lossPlot"));
+    m_accuracyPlot = new ThrottledPlot(this);
+    m_accuracyPlot->setObjectName(QStringLiteral("accuracyPlot"));
+    m_lrPlot = new ThrottledPlot(this);
+    m_lrPlot->setObjectName(QStringLiteral("learningRatePlot"));
+    m_log = new QPlainTextEdit(this);
+    m_log->setObjectName(QStringLiteral("engineLog"));
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(2000);
+    m_log->setPlaceholderText(tr("Messages from the engine appear here while a run trains."));
+
+    buildLossPlot();
+    buildAccuracyPlot();
+    buildLearningRatePlot();
+
+    auto* logBox = new QWidget(this);
+    auto* logLayout = new QVBoxLayout(logBox);
+    logLayout->setContentsMargins(0, 0, 0, 0);
+    logLayout->addWidget(new QLabel(tr("<b>Engine messages</b>"), logBox));
+    logLayout->addWidget(m_log);
+
+    auto* grid = new QGridLayout(this);
+    grid->addWidget(m_lossPlot, 0, 0);
+    grid->addWidget(m_accuracyPlot, 0, 1);
+    grid->addWidget(m_lrPlot, 1, 0);
+    grid->addWidget(logBox, 1, 1);
+    grid->setRowStretch(0, 3);
+    grid->setRowStretch(1, 2);
+}
+
+void TrainingPage::buildLossPlot()
+{
+    QCustomPlot* p = m_lossPlot;
+    p->plotLayout()->insertRow(0);
+    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, tr("Training objective"), QFont(font().family(), 11, QFont::Bold)));
+    p->xAxis->setLabel(tr("epoch"));
+    p->yAxis->setLabel(tr("loss (nats per image)"));
+    p->yAxis2->setVisible(true);
+    p->yAxis2->setLabel(tr("annealing weight a(e) = exp(-e/tau)"));
+    m_lossPlot->setFixedRange(p->yAxis2, 0, 1.05);
+    m_batchLoss = addLine(p, tr("batch loss"), QColor(150, 150, 150), Qt::SolidLine, 1.0);
+    m_total = addLine(p, tr("total L (epoch mean)"), overallColor());
+    m_weightedCe = addLine(p, tr("weighted CE"), regionColor(lbd::Region::Head));
+    m_utility = addLine(p, tr("utility term UT (before 1/alpha)"), QColor(0x6a, 0x3d, 0x9a));
+    m_repulsive = addLine(p, tr("repulsive R"), QColor(0x1a, 0x98, 0x50));
+    m_anneal = addLine(p, tr("a(e), right axis"), QColor(0x1a, 0x98, 0x50), Qt::DashLine, 1.5, p->yAxis2);
+    for (QCPGraph* g : {m_total, m_weightedCe, m_utility, m_repulsive}) {
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+    }
+}
+
+void TrainingPage::buildAccuracyPlot()
+{
+    QCustomPlot* p = m_accuracyPlot;
+    p->plotLayout()->insertRow(0);
+    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, tr("Accuracy"), QFont(font().family(), 11, QFont::Bold)));
+    p->xAxis->setLabel(tr("epoch"));
+    p->yAxis->setLabel(tr("accuracy (%)"));
+    m_accuracyPlot->setFixedValueRange(0, 100);
+    p->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_trainAccuracy = addLine(p, tr("train (augmented batches)"), QColor(120, 120, 120), Qt::DashLine, 1.5);
+    m_testAll = addLine(p, tr("test, all classes"), overallColor(), Qt::SolidLine, 2.5);
+    const QString names[3] = {tr("test, head"), tr("test, med"), tr("test, tail")};
+    for (int r = 0; r < 3; ++r) {
+        m_testRegion[r] = addLine(p, names[r], regionColor(static_cast<lbd::Region>(r)));
+        markEvaluations(m_testRegion[r]);
+    }
+    markEvaluations(m_testAll);
+}
+
+void TrainingPage::buildLearningRatePlot()
+{
+    QCustomPlot* p = m_lrPlot;
+    p->plotLayout()->insertRow(0);
+    p->plotLayout()->addElement(0, 0, new QCPTextElement(p, tr("Learning rate"), QFont(font().family(), 11, QFont::Bold)));
+    p->xAxis->setLabel(tr("epoch"));
+    p->yAxis->setLabel(tr("learning rate"));
+    m_lrBatch = addLine(p, tr("SGD learning rate"), QColor(0x8c, 0x56, 0x4b));
+    p->legend->setVisible(false);
+}
+
+void TrainingPage::beginRun(const RunContext& context)
+{
+    for (ThrottledPlot* plot : {m_lossPlot, m_accuracyPlot, m_lrPlot}) {
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            plot->graph(i)->data()->clear();
+        }
+        plot->requestReplot();
+    }
+    m_log->clear();
+    if (!context.runDirectory.isEmpty()) {
+        appendMessage(tr("Run folder: %1").arg(context.runDirectory));
+    }
+}
+
+void TrainingPage::addBatch(const lbd::BatchProgress& progress)
+{
+    if (progress.batches <= 0) {
+        return;
+    }
+    const double x = progress.epoch - 1 + double(progress.batch) / double(progress.batches);
+    m_batchLoss->addData(x, progress.loss);
+    m_lrBatch->addData(x, progress.learningRate);
+    m_lossPlot->requestReplot();
+    m_lrPlot->requestReplot();
+}
+
+void TrainingPage::addEpoch(const lbd::EpochMetrics& metrics)
+{
+    const double x = metrics.epoch;
+    const auto& o = metrics.objective;
+    m_total->addData(x, o.total);
+    m_weightedCe->addData(x, o.weightedCe);
+    if (o.utilityWeight > 0 || o.utility != 0) {
+        m_utility->addData(x, o.utility);
+    }
+    if (o.annealWeight > 0 || o.repulsive != 0) {
+        m_repulsive->addData(x, o.repulsive);
+        m_anneal->addData(x, o.annealWeight);
+    }
+    m_trainAccuracy->addData(x, 100.0 * metrics.trainAccuracy);
+    if (m_lrBatch->data()->isEmpty()) {
+        m_lrBatch->addData(x, metrics.learningRate);
+    }
+    if (metrics.evaluation) {
+        const lbd::EvaluationReport& report = *metrics.evaluation;
+        m_testAll->addData(x, 100.0 * report.overall.accuracy);
+        for (const auto& region : report.regionsThirds.regions) {
+            const int r = static_cast<int>(region.region);
+            if (r >= 0 && r < 3 && region.counts.total > 0) {
+                m_testRegion[r]->addData(x, 100.0 * region.counts.accuracy);
+            }
+        }
+        m_accuracyPlot->requestReplot();
+    } else {
+        m_accuracyPlot->requestReplot();
+    }
+    m_lossPlot->requestReplot();
+    m_lrPlot->requestReplot();
+}
+
+void TrainingPage::appendMessage(const QString& text)
+{
+    m_log->appendPlainText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss  ")) + text);
+}
+
+int TrainingPage::pointCount() const
+{
+    int points = 0;
+    for (ThrottledPlot* plot : {m_lossPlot, m_accuracyPlot, m_lrPlot}) {
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            points += plot->graph(i)->dataCount();
+        }
+    }
+    return points;
+}
+
+} // namespace lbd::ui

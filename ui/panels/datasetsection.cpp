@@ -1,0 +1,298 @@
+#include "ui/panels/datasetsection.h"
+
+#include "ui/datasetcatalog.h"
+#include "ui/engine/datasetscan.h"
+#include "ui/widgets/classcountchart.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThread>
+#include <QVBoxLayout>
+
+#include <memory>
+
+namespace lbd::ui {
+namespace {
+
+const lbd::DatasetKind kKinds[] = {lbd::DatasetKind::FashionMnist, lbd::DatasetKind::Mnist,  lbd::DatasetKind::Cifar10,
+                                   lbd::DatasetKind::Cifar100,     lbd::DatasetKind::Folder, lbd::DatasetKind::List,
+                                   lbd::DatasetKind::Synthetic};
+
+QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& tip, const QString& name)
+{
+    auto* box = new QSpinBox(parent);
+    box->setRange(lo, hi);
+    box->setToolTip(tip);
+    box->setObjectName(name);
+    box->setKeyboardTracking(false);
+    return box;
+}
+
+QWidget* formBlock(QWidget* parent, QFormLayout** form)
+{
+    auto* block = new QWidget(parent);
+    *form = new QFormLayout(block);
+    (*form)->setContentsMargins(0, 0, 0, 0);
+    return block;
+}
+
+} // namespace
+
+DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
+{
+    m_kind = new QComboBox(this);
+    m_kind->setObjectName(QStringLiteral("datasetKind"));
+    for (lbd::DatasetKind kind : kKinds) {
+        m_kind->addItem(datasetTitle(kind), static_cast<int>(kind));
+        m_kind->setItemData(m_kind->count() - 1, datasetToolTip(kind), Qt::ToolTipRole);
+    }
+    m_kind->setToolTip(tr("The data set to make long-tailed. The paper's benchmarks: CIFAR-10-LT, CIFAR-100-LT, "
+                          "ImageNet-LT; Fashion-MNIST-LT is the quick default here."));
+
+    m_directory = new QLineEdit(this);
+    m_directory->setObjectName(QStringLiteral("datasetDirectory"));
+    m_directory->setPlaceholderText(tr("default location"));
+    m_directory->setToolTip(tr("Directory holding the data set files."));
+    m_browse = new QPushButton(tr("Browse..."), this);
+    m_directoryRow = new QWidget(this);
+    auto* dirLayout = new QHBoxLayout(m_directoryRow);
+    dirLayout->setContentsMargins(0, 0, 0, 0);
+    dirLayout->addWidget(m_directory, 1);
+    dirLayout->addWidget(m_browse);
+
+    QFormLayout* listForm = nullptr;
+    m_listRows = formBlock(this, &listForm);
+    m_trainList = new QLineEdit(m_listRows);
+    m_trainList->setObjectName(QStringLiteral("trainList"));
+    m_trainList->setToolTip(tr("Training list: one 'relative/path.jpg label' per line (relative to the directory)."));
+    m_testList = new QLineEdit(m_listRows);
+    m_testList->setObjectName(QStringLiteral("testList"));
+    m_testList->setToolTip(tr("Test list, same format. The test split stays as it is (not long-tailed)."));
+    listForm->addRow(tr("Train list"), m_trainList);
+    listForm->addRow(tr("Test list"), m_testList);
+
+    QFormLayout* formatForm = nullptr;
+    m_formatRows = formBlock(this, &formatForm);
+    m_channels = spin(m_formatRows, 1, 3, tr("Images are converted to 1 (grayscale) or 3 (RGB) channels."),
+                      QStringLiteral("imageChannels"));
+    m_imageSize = spin(m_formatRows, 8, 1024, tr("Images are resized to this many pixels square."),
+                       QStringLiteral("imageSize"));
+    m_channels->setSingleStep(2); // 1 or 3
+    formatForm->addRow(tr("Channels"), m_channels);
+    formatForm->addRow(tr("Image size"), m_imageSize);
+
+    QFormLayout* synthForm = nullptr;
+    m_syntheticRows = formBlock(this, &synthForm);
+    m_synthClasses = spin(m_syntheticRows, 2, 100, tr("Number of classes C of the synthetic data set."),
+                          QStringLiteral("syntheticClasses"));
+    m_synthPerClass = spin(m_syntheticRows, 1, 100000, tr("Training images per class before the long-tailed split (n_max)."),
+                           QStringLiteral("syntheticTrainPerClass"));
+    m_synthTestPerClass = spin(m_syntheticRows, 1, 100000, tr("Test images per class (the test set stays balanced)."),
+                               QStringLiteral("syntheticTestPerClass"));
+    m_synthSize = spin(m_syntheticRows, 8, 256, tr("Side of the square synthetic images, in pixels."),
+                       QStringLiteral("syntheticSize"));
+    synthForm->addRow(tr("Classes"), m_synthClasses);
+    synthForm->addRow(tr("Train / class"), m_synthPerClass);
+    synthForm->addRow(tr("Test / class"), m_synthTestPerClass);
+    synthForm->addRow(tr("Image size"), m_synthSize);
+
+    m_profile = new QComboBox(this);
+    m_profile->setObjectName(QStringLiteral("longTailProfile"));
+    m_profile->addItem(tr("Exponential"), static_cast<int>(lbd::LongTailProfile::Exponential));
+    m_profile->addItem(tr("Step"), static_cast<int>(lbd::LongTailProfile::Step));
+    m_profile->setToolTip(tr("Exponential (Cui et al. 2019, the CIFAR-LT standard): n_c = n_max (1/rho)^(c/(C-1)). "
+                             "Step (Cao et al. 2019): half the classes keep n_max, the rest n_max/rho."));
+    m_ratio = new QDoubleSpinBox(this);
+    m_ratio->setObjectName(QStringLiteral("imbalanceRatio"));
+    m_ratio->setRange(1, 10000);
+    m_ratio->setDecimals(1);
+    m_ratio->setKeyboardTracking(false);
+    m_ratio->setToolTip(tr("Imbalance ratio rho = n_max / n_min. The paper uses 100 (and 10, 50); 1 keeps the data balanced."));
+    m_splitSeed = spin(this, 0, 1000000, tr("Seed of the random subset each class keeps. The split is a pure function of "
+                                            "(data set, profile, ratio, seed) and is saved with the run."),
+                       QStringLiteral("splitSeed"));
+
+    m_chart = new ClassCountChart(this);
+    m_chart->setObjectName(QStringLiteral("classCountChart"));
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Data set"), m_kind);
+    form->addRow(tr("Directory"), m_directoryRow);
+    form->addRow(m_listRows);
+    form->addRow(m_formatRows);
+    form->addRow(m_syntheticRows);
+    form->addRow(tr("Long-tail profile"), m_profile);
+    form->addRow(tr("Imbalance ratio"), m_ratio);
+    form->addRow(tr("Split seed"), m_splitSeed);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(form);
+    layout->addWidget(m_chart, 1);
+
+    m_scanDebounce.setSingleShot(true);
+    m_scanDebounce.setInterval(400);
+    connect(&m_scanDebounce, &QTimer::timeout, this, &DatasetSection::startScan);
+    connect(m_browse, &QPushButton::clicked, this, &DatasetSection::browse);
+
+    const auto edited = [this] {
+        if (m_loading) {
+            return;
+        }
+        updateVisibility();
+        refreshCounts();
+        emit changed();
+    };
+    connect(m_kind, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_profile, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_ratio, &QDoubleSpinBox::valueChanged, this, edited);
+    for (QSpinBox* box : {m_splitSeed, m_channels, m_imageSize, m_synthClasses, m_synthPerClass, m_synthTestPerClass, m_synthSize}) {
+        connect(box, &QSpinBox::valueChanged, this, edited);
+    }
+    for (QLineEdit* line : {m_directory, m_trainList, m_testList}) {
+        connect(line, &QLineEdit::editingFinished, this, edited);
+        connect(line, &QLineEdit::textChanged, this, [this] {
+            if (!m_loading) {
+                emit changed();
+            }
+        });
+    }
+    load(lbd::DataSpec{});
+}
+
+DatasetSection::~DatasetSection()
+{
+    for (QThread* scan : findChildren<QThread*>(Qt::FindDirectChildrenOnly)) {
+        scan->wait();
+    }
+}
+
+void DatasetSection::load(const lbd::DataSpec& spec)
+{
+    m_loading = true;
+    m_base = spec;
+    m_kind->setCurrentIndex(std::max(0, m_kind->findData(static_cast<int>(spec.kind))));
+    m_directory->setText(QString::fromStdString(spec.directory));
+    m_trainList->setText(QString::fromStdString(spec.trainList));
+    m_testList->setText(QString::fromStdString(spec.testList));
+    // Synthetic data has its own channel count; folders and list files are converted to spec.channels.
+    m_channels->setValue(int(spec.kind == lbd::DatasetKind::Synthetic ? spec.synthetic.channels : spec.channels));
+    m_imageSize->setValue(int(spec.imageSize));
+    m_synthClasses->setValue(int(spec.synthetic.classes));
+    m_synthPerClass->setValue(int(spec.synthetic.trainPerClass));
+    m_synthTestPerClass->setValue(int(spec.synthetic.testPerClass));
+    m_synthSize->setValue(int(spec.synthetic.size));
+    m_profile->setCurrentIndex(std::max(0, m_profile->findData(static_cast<int>(spec.longTail.profile))));
+    m_ratio->setValue(spec.longTail.imbalanceRatio);
+    m_splitSeed->setValue(int(spec.longTail.seed));
+    m_loading = false;
+    updateVisibility();
+    refreshCounts();
+    emit changed();
+}
+
+void DatasetSection::apply(lbd::DataSpec& spec) const
+{
+    spec = m_base;
+    spec.kind = static_cast<lbd::DatasetKind>(m_kind->currentData().toInt());
+    spec.directory = m_directory->text().trimmed().toStdString();
+    spec.trainList = m_trainList->text().trimmed().toStdString();
+    spec.testList = m_testList->text().trimmed().toStdString();
+    if (spec.kind == lbd::DatasetKind::Synthetic) {
+        spec.synthetic.channels = m_channels->value();
+    } else {
+        spec.channels = m_channels->value();
+    }
+    spec.imageSize = m_imageSize->value();
+    spec.synthetic.classes = m_synthClasses->value();
+    spec.synthetic.trainPerClass = m_synthPerClass->value();
+    spec.synthetic.testPerClass = m_synthTestPerClass->value();
+    spec.synthetic.size = m_synthSize->value();
+    spec.longTail.profile = static_cast<lbd::LongTailProfile>(m_profile->currentData().toInt());
+    spec.longTail.imbalanceRatio = m_ratio->value();
+    spec.longTail.seed = static_cast<uint64_t>(m_splitSeed->value());
+}
+
+void DatasetSection::updateVisibility()
+{
+    const auto kind = static_cast<lbd::DatasetKind>(m_kind->currentData().toInt());
+    m_kind->setToolTip(datasetToolTip(kind));
+    const bool synthetic = kind == lbd::DatasetKind::Synthetic;
+    m_directoryRow->setEnabled(!synthetic);
+    m_directory->setPlaceholderText(datasetNeedsDirectory(kind) ? tr("required") : tr("default location"));
+    m_listRows->setVisible(kind == lbd::DatasetKind::List);
+    m_formatRows->setVisible(kind == lbd::DatasetKind::Folder || kind == lbd::DatasetKind::List || synthetic);
+    m_imageSize->setVisible(!synthetic);
+    m_syntheticRows->setVisible(synthetic);
+}
+
+void DatasetSection::refreshCounts()
+{
+    lbd::DataSpec spec;
+    apply(spec);
+    if (datasetHasKnownCounts(spec.kind)) {
+        ++m_scanGeneration; // a scan still running for a folder is now stale
+        const DatasetPreview preview = datasetPreview(spec);
+        m_counts = preview.trainCounts;
+        m_names = preview.classNames;
+        m_chart->setCounts(m_names, m_counts, preview.exact ? QString() : tr("estimate"));
+        emit countsChanged();
+        return;
+    }
+    m_counts.clear();
+    m_names.clear();
+    emit countsChanged();
+    if (spec.directory.empty()) {
+        m_chart->showMessage(tr("Choose the directory to see the class counts"));
+        return;
+    }
+    m_chart->showMessage(tr("Reading the data set..."));
+    m_scanDebounce.start();
+}
+
+void DatasetSection::startScan()
+{
+    lbd::DataSpec spec;
+    apply(spec);
+    const int generation = ++m_scanGeneration;
+    auto result = std::make_shared<DatasetScan>();
+    QThread* thread = QThread::create([spec, result] { *result = scanDataset(spec); });
+    thread->setParent(this); // the destructor waits for it
+    connect(thread, &QThread::finished, this, [this, thread, result, generation] {
+        if (generation == m_scanGeneration) {
+            if (!result->error.empty()) {
+                m_chart->showMessage(tr("Could not read the data set: %1").arg(QString::fromStdString(result->error)));
+            } else {
+                m_counts = result->trainCounts;
+                m_names.clear();
+                for (const std::string& name : result->classNames) {
+                    m_names << QString::fromStdString(name);
+                }
+                m_chart->setCounts(m_names, m_counts);
+                emit countsChanged();
+            }
+        }
+        thread->deleteLater();
+    });
+    thread->start();
+}
+
+void DatasetSection::browse()
+{
+    const auto kind = static_cast<lbd::DatasetKind>(m_kind->currentData().toInt());
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Data set directory (%1)").arg(datasetTitle(kind)),
+                                                          m_directory->text());
+    if (!dir.isEmpty()) {
+        m_directory->setText(dir);
+        refreshCounts();
+        emit changed();
+    }
+}
+
+} // namespace lbd::ui

@@ -1,0 +1,78 @@
+#pragma once
+// The data part of the experiment panel: which data set, where it is, its long-tail settings,
+// and the class-count chart. Built-in data sets preview their counts instantly; image folders and
+// list files are read on a background thread (debounced) when their location changes.
+#include <QStringList>
+#include <QTimer>
+#include <QWidget>
+
+#include <cstdint>
+#include <vector>
+
+#include "core/data/dataspec.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QPushButton;
+
+namespace lbd::ui {
+
+class ClassCountChart;
+
+class DatasetSection final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DatasetSection)
+
+public:
+    explicit DatasetSection(QWidget* parent = nullptr);
+    ~DatasetSection() override;
+
+    void load(const lbd::DataSpec& spec);
+    void apply(lbd::DataSpec& spec) const;
+
+    const std::vector<int64_t>& trainCounts() const { return m_counts; }
+    const QStringList& classNames() const { return m_names; }
+    ClassCountChart* chart() const { return m_chart; }
+
+signals:
+    void changed();
+    void countsChanged(); // trainCounts() / classNames() have new values
+
+private:
+    void updateVisibility();
+    void refreshCounts();
+    void startScan();
+    void browse();
+
+    lbd::DataSpec m_base; // fields this section does not edit keep their loaded values
+    QComboBox* m_kind = nullptr;
+    QLineEdit* m_directory = nullptr;
+    QPushButton* m_browse = nullptr;
+    QLineEdit* m_trainList = nullptr;
+    QLineEdit* m_testList = nullptr;
+    QSpinBox* m_channels = nullptr;
+    QSpinBox* m_imageSize = nullptr;
+    QSpinBox* m_synthClasses = nullptr;
+    QSpinBox* m_synthPerClass = nullptr;
+    QSpinBox* m_synthTestPerClass = nullptr;
+    QSpinBox* m_synthSize = nullptr;
+    QComboBox* m_profile = nullptr;
+    QDoubleSpinBox* m_ratio = nullptr;
+    QSpinBox* m_splitSeed = nullptr;
+    QWidget* m_directoryRow = nullptr;
+    QWidget* m_listRows = nullptr;
+    QWidget* m_formatRows = nullptr;
+    QWidget* m_syntheticRows = nullptr;
+    ClassCountChart* m_chart = nullptr;
+    QTimer m_scanDebounce;
+    int m_scanGeneration = 0;
+    bool m_loading = false;
+
+    std::vector<int64_t> m_counts;
+    QStringList m_names;
+};
+
+} // namespace lbd::ui

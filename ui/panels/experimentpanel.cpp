@@ -1,0 +1,246 @@
+#include "ui/panels/experimentpanel.h"
+
+#include "core/util/error.h"
+#include "ui/panels/datasetsection.h"
+#include "ui/panels/objectivesection.h"
+#include "ui/panels/runsection.h"
+#include "ui/presetlibrary.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace lbd::ui {
+namespace {
+
+QGroupBox* group(const QString& title, QWidget* content, QWidget* parent)
+{
+    auto* box = new QGroupBox(title, parent);
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(content);
+    return box;
+}
+
+// Side of the images the model receives: smaller images are centred and zero-padded to the
+// batcher's output size.
+int64_t modelInputSide(const lbd::TrainConfig& config)
+{
+    int64_t native = config.data.imageSize;
+    switch (config.data.kind) {
+    case lbd::DatasetKind::FashionMnist:
+    case lbd::DatasetKind::Mnist: native = 28; break;
+    case lbd::DatasetKind::Cifar10:
+    case lbd::DatasetKind::Cifar100: native = 32; break;
+    case lbd::DatasetKind::Synthetic: native = config.data.synthetic.size; break;
+    default: break;
+    }
+    return std::max(native, config.augment.outputSize);
+}
+
+} // namespace
+
+ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent)
+{
+    m_presets = new QComboBox(this);
+    m_presets->setObjectName(QStringLiteral("presets"));
+    m_presets->setToolTip(tr("Recipes: the paper's settings per benchmark and quick CPU runs (resources/presets/*.json)."));
+    for (const Preset& preset : PresetLibrary::presets()) {
+        m_presets->addItem(preset.id, preset.id);
+        m_presets->setItemData(m_presets->count() - 1,
+                               QStringLiteral("<p>%1</p><p><i>%2</i></p>").arg(preset.description.toHtmlEscaped(), preset.path),
+                               Qt::ToolTipRole);
+    }
+    m_name = new QLineEdit(this);
+    m_name->setObjectName(QStringLiteral("runName"));
+    m_name->setToolTip(tr("Name of the run; the run folder is <runs folder>/<name>-<date-time>."));
+
+    m_dataset = new DatasetSection(this);
+    m_objective = new ObjectiveSection(this);
+    m_run = new RunSection(this);
+
+    auto* content = new QWidget;
+    auto* contentLayout = new QVBoxLayout(content);
+    contentLayout->addWidget(group(tr("Data"), m_dataset, content));
+    contentLayout->addWidget(group(tr("Model and objective"), m_objective, content));
+    contentLayout->addWidget(group(tr("Optimisation and run"), m_run, content));
+    contentLayout->addStretch();
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setFrameShape(QFrame::NoFrame);
+
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("validationMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* head = new QFormLayout;
+    head->addRow(tr("Preset"), m_presets);
+    head->addRow(tr("Run name"), m_name);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(head);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(m_message);
+    setMinimumWidth(390);
+
+    const auto edited = [this] {
+        if (m_loading) {
+            return;
+        }
+        validate();
+        emit configChanged();
+    };
+    connect(m_dataset, &DatasetSection::changed, this, edited);
+    connect(m_objective, &ObjectiveSection::changed, this, edited);
+    connect(m_run, &RunSection::changed, this, edited);
+    connect(m_name, &QLineEdit::textEdited, this, edited);
+    connect(m_dataset, &DatasetSection::countsChanged, this, [this] { m_objective->setClassCounts(m_dataset->trainCounts()); });
+    connect(m_run, &RunSection::epochsChanged, this, [this](int epochs) {
+        if (m_run->scalesSchedule()) {
+            m_objective->scaleToEpochs(epochs);
+        }
+    });
+    connect(m_presets, &QComboBox::activated, this, &ExperimentPanel::loadPreset);
+    setConfig(PresetLibrary::defaultConfig());
+    m_presets->setCurrentIndex(std::max(0, m_presets->findData(QStringLiteral("fashion-mnist-lt"))));
+}
+
+void ExperimentPanel::loadPreset(int index)
+{
+    const QString id = m_presets->itemData(index).toString();
+    try {
+        setConfig(PresetLibrary::load(id));
+    } catch (const std::exception& error) {
+        showMessage(tr("Preset '%1' could not be loaded: %2").arg(id, QString::fromUtf8(error.what())), true);
+    }
+}
+
+bool ExperimentPanel::selectPreset(const QString& nameOrPath)
+{
+    try {
+        setConfig(PresetLibrary::load(nameOrPath));
+    } catch (const std::exception&) {
+        return false;
+    }
+    const int index = m_presets->findData(nameOrPath);
+    if (index >= 0) {
+        m_presets->setCurrentIndex(index);
+    }
+    return true;
+}
+
+lbd::TrainConfig ExperimentPanel::config() const
+{
+    lbd::TrainConfig config = m_base;
+    config.name = m_name->text().trimmed().toStdString();
+    m_dataset->apply(config.data);
+    m_run->apply(config);
+    m_objective->apply(config);
+    return config;
+}
+
+void ExperimentPanel::setConfig(const lbd::TrainConfig& config)
+{
+    m_loading = true;
+    m_base = config;
+    m_name->setText(QString::fromStdString(config.name));
+    m_dataset->load(config.data);
+    m_run->load(config);
+    m_objective->load(config);
+    m_objective->setClassCounts(m_dataset->trainCounts());
+    m_loading = false;
+    validate();
+    emit configChanged();
+}
+
+const std::vector<int64_t>& ExperimentPanel::trainCounts() const { return m_dataset->trainCounts(); }
+QStringList ExperimentPanel::classNames() const { return m_dataset->classNames(); }
+QString ExperimentPanel::validationMessage() const { return m_valid ? QString() : m_message->text(); }
+
+QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
+{
+    if (config.name.empty()) {
+        return tr("Give the run a name.");
+    }
+    const QString utility = QString::fromStdString(config.train.utility);
+    if (utility.startsWith(QLatin1String("tail:")) && !(utility.mid(5).toDouble() > 0)) {
+        return tr("The tail-sensitive utility needs a penalty c > 0 (c = 0 is the one-hot matrix: choose One-hot).");
+    }
+    const int64_t side = modelInputSide(config);
+    const int64_t minimum = lbd::ModelSpec::minimumInputSize(config.model.arch);
+    if (side < minimum) {
+        return tr("%1 needs images of at least %2x%2 pixels; this data set gives %3x%3.")
+            .arg(QString::fromStdString(config.model.arch))
+            .arg(minimum)
+            .arg(side);
+    }
+    if (!m_dataset->trainCounts().empty()) {
+        const auto smallest = *std::min_element(m_dataset->trainCounts().begin(), m_dataset->trainCounts().end());
+        if (smallest < 1) {
+            return tr("Every class needs at least one training image; lower the imbalance ratio.");
+        }
+    }
+    return {};
+}
+
+QString ExperimentPanel::crossFieldWarning(const lbd::TrainConfig& config) const
+{
+    QStringList notes;
+    const bool oneHot = config.train.utility == "onehot";
+    if (config.objective.utility && oneHot) {
+        notes << tr("The utility term has no effect with the one-hot utility.");
+    }
+    if (config.objective.drwEpoch >= config.train.epochs
+        && config.objective.discrepancy.kind != lbd::DiscrepancyKind::Constant) {
+        notes << tr("The DRW epoch is not before the last epoch: re-weighting (and the utility term) never starts.");
+    }
+    if (config.model.particles == 1 && config.objective.repulsive) {
+        notes << tr("One particle: no repulsive force and no epistemic uncertainty.");
+    }
+    return notes.join(QLatin1Char(' '));
+}
+
+QString ExperimentPanel::validate()
+{
+    const lbd::TrainConfig current = config();
+    QString error;
+    try {
+        current.validate();
+        error = crossFieldError(current);
+    } catch (const lbd::InputError& e) {
+        error = QString::fromUtf8(e.what());
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    if (error.isEmpty()) {
+        showMessage(crossFieldWarning(current), false);
+    } else {
+        showMessage(error, true);
+    }
+    const bool valid = error.isEmpty();
+    if (valid != m_valid) {
+        m_valid = valid;
+        emit validityChanged(valid);
+    }
+    m_valid = valid;
+    return error;
+}
+
+void ExperimentPanel::showMessage(const QString& text, bool error)
+{
+    m_message->setVisible(!text.isEmpty());
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #b00020; font-weight: bold; padding: 4px; "
+                                                    "border: 1px solid #b00020; border-radius: 3px;")
+                                   : QStringLiteral("color: #8a5a00; padding: 4px;"));
+}
+
+} // namespace lbd::ui

@@ -1,0 +1,62 @@
+#pragma once
+// The experiment panel: a preset menu over three sections (data, model + objective, run) that
+// together edit one lbd::TrainConfig, and an inline message that refuses invalid combinations
+// before anything starts (core's validation plus the cross-field checks of the GUI).
+#include <QWidget>
+
+#include "core/train/trainconfig.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+namespace lbd::ui {
+
+class DatasetSection;
+class ObjectiveSection;
+class RunSection;
+
+class ExperimentPanel final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ExperimentPanel)
+
+public:
+    explicit ExperimentPanel(QWidget* parent = nullptr);
+
+    lbd::TrainConfig config() const;
+    void setConfig(const lbd::TrainConfig& config);
+    // Loads a preset by name ("quick-cpu") or JSON path; false if unknown or invalid.
+    bool selectPreset(const QString& nameOrPath);
+
+    // Empty when the settings can start a run; otherwise the reason, also shown inline.
+    QString validate();
+    QString validationMessage() const;
+    const std::vector<int64_t>& trainCounts() const;
+    QStringList classNames() const;
+
+    DatasetSection* datasetSection() const { return m_dataset; }
+    ObjectiveSection* objectiveSection() const { return m_objective; }
+    RunSection* runSection() const { return m_run; }
+
+signals:
+    void configChanged();
+    void validityChanged(bool valid);
+
+private:
+    void loadPreset(int index);
+    void showMessage(const QString& text, bool error);
+    QString crossFieldError(const lbd::TrainConfig& config) const;
+    QString crossFieldWarning(const lbd::TrainConfig& config) const;
+
+    lbd::TrainConfig m_base;
+    QComboBox* m_presets = nullptr;
+    QLineEdit* m_name = nullptr;
+    DatasetSection* m_dataset = nullptr;
+    ObjectiveSection* m_objective = nullptr;
+    RunSection* m_run = nullptr;
+    QLabel* m_message = nullptr;
+    bool m_valid = true;
+    bool m_loading = false;
+};
+
+} // namespace lbd::ui

@@ -1,0 +1,205 @@
+#include "ui/panels/runsection.h"
+
+#include "core/util/buildinfo.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+#include <cmath>
+
+namespace lbd::ui {
+
+RunSection::RunSection(QWidget* parent) : QWidget(parent)
+{
+    m_epochs = new QSpinBox(this);
+    m_epochs->setObjectName(QStringLiteral("epochs"));
+    m_epochs->setRange(1, 100000);
+    m_epochs->setKeyboardTracking(false);
+    m_epochs->setToolTip(tr("Training epochs (paper: 200 for CIFAR-LT)."));
+    m_scaleSchedule = new QCheckBox(tr("scale schedule"), this);
+    m_scaleSchedule->setObjectName(QStringLiteral("scaleSchedule"));
+    m_scaleSchedule->setChecked(true);
+    m_scaleSchedule->setToolTip(tr("When the epochs change, keep the DRW epoch and the learning-rate decays at the same "
+                                   "fraction of the run (paper: DRW and x0.01 at 80%, x0.0001 at 90%)."));
+    m_batch = new QSpinBox(this);
+    m_batch->setObjectName(QStringLiteral("batchSize"));
+    m_batch->setRange(1, 65536);
+    m_batch->setKeyboardTracking(false);
+    m_batch->setToolTip(tr("Minibatch size B (paper: 128)."));
+    m_lr = new QDoubleSpinBox(this);
+    m_lr->setObjectName(QStringLiteral("learningRate"));
+    m_lr->setRange(1e-6, 10);
+    m_lr->setDecimals(5);
+    m_lr->setSingleStep(0.01);
+    m_lr->setKeyboardTracking(false);
+    m_lr->setToolTip(tr("Peak learning rate of SGD with Nesterov momentum 0.9 (paper: 0.1)."));
+    m_weightDecay = new QDoubleSpinBox(this);
+    m_weightDecay->setObjectName(QStringLiteral("weightDecay"));
+    m_weightDecay->setRange(0, 1);
+    m_weightDecay->setDecimals(6);
+    m_weightDecay->setSingleStep(1e-4);
+    m_weightDecay->setKeyboardTracking(false);
+    m_weightDecay->setToolTip(tr("lambda: weight decay of the optimiser, the Gaussian prior on the weights (paper: 5e-4)."));
+    m_warmup = new QSpinBox(this);
+    m_warmup->setObjectName(QStringLiteral("warmupEpochs"));
+    m_warmup->setRange(0, 100000);
+    m_warmup->setToolTip(tr("Linear learning-rate warm-up over this many epochs (paper: 5)."));
+    m_schedule = new QLabel(this);
+    m_schedule->setObjectName(QStringLiteral("lrSchedule"));
+    m_schedule->setToolTip(tr("Learning-rate decays: from these epochs on the rate is multiplied by these factors."));
+    m_evalEvery = new QSpinBox(this);
+    m_evalEvery->setObjectName(QStringLiteral("evalEvery"));
+    m_evalEvery->setRange(1, 100000);
+    m_evalEvery->setToolTip(tr("Evaluate on the (balanced) test set every K epochs and after the last one: accuracy, "
+                               "FHR, calibration."));
+    m_augment = new QCheckBox(tr("Augmentation (crop, flip, rotation)"), this);
+    m_augment->setObjectName(QStringLiteral("augment"));
+    m_augment->setToolTip(tr("The CIFAR recipe of the published code: random crop with 4-pixel zero padding, horizontal "
+                             "flip, rotation in [-15, 15] degrees."));
+    m_device = new QComboBox(this);
+    m_device->setObjectName(QStringLiteral("device"));
+    m_device->setToolTip(tr("Where to train: the CPU or one CUDA GPU (bf16 autocast and a CUDA graph on GPUs)."));
+    fillDevices();
+    m_seed = new QSpinBox(this);
+    m_seed->setObjectName(QStringLiteral("seed"));
+    m_seed->setRange(0, 1000000);
+    m_seed->setToolTip(tr("Seed of the model initialisation, batch order and augmentation."));
+    m_bf16 = new QCheckBox(tr("bf16"), this);
+    m_bf16->setToolTip(tr("bf16 autocast on CUDA (ignored on the CPU)."));
+    m_cudaGraph = new QCheckBox(tr("CUDA graph"), this);
+    m_cudaGraph->setToolTip(tr("Capture the training step in a CUDA graph (CUDA only): several times faster."));
+
+    auto* epochsRow = new QHBoxLayout;
+    epochsRow->addWidget(m_epochs, 1);
+    epochsRow->addWidget(m_scaleSchedule);
+    auto* cudaRow = new QHBoxLayout;
+    cudaRow->addWidget(m_bf16);
+    cudaRow->addWidget(m_cudaGraph);
+    cudaRow->addStretch();
+
+    auto* form = new QFormLayout(this);
+    form->setContentsMargins(0, 0, 0, 0);
+    form->addRow(tr("Epochs"), epochsRow);
+    form->addRow(tr("Batch size"), m_batch);
+    form->addRow(tr("Learning rate"), m_lr);
+    form->addRow(tr("Weight decay lambda"), m_weightDecay);
+    form->addRow(tr("Warm-up epochs"), m_warmup);
+    form->addRow(tr("LR decays"), m_schedule);
+    form->addRow(tr("Evaluate every"), m_evalEvery);
+    form->addRow(m_augment);
+    form->addRow(tr("Device"), m_device);
+    form->addRow(tr("GPU options"), cudaRow);
+    form->addRow(tr("Seed"), m_seed);
+
+    const auto edited = [this] {
+        if (!m_loading) {
+            emit changed();
+        }
+    };
+    connect(m_epochs, &QSpinBox::valueChanged, this, [this](int epochs) {
+        if (m_loading) {
+            return;
+        }
+        emit epochsChanged(epochs);
+        emit changed();
+    });
+    for (QSpinBox* box : {m_batch, m_warmup, m_evalEvery, m_seed}) {
+        connect(box, &QSpinBox::valueChanged, this, edited);
+    }
+    for (QDoubleSpinBox* box : {m_lr, m_weightDecay}) {
+        connect(box, &QDoubleSpinBox::valueChanged, this, edited);
+    }
+    for (QCheckBox* box : {m_augment, m_bf16, m_cudaGraph, m_scaleSchedule}) {
+        connect(box, &QCheckBox::toggled, this, edited);
+    }
+    connect(m_device, &QComboBox::currentIndexChanged, this, edited);
+    connect(this, &RunSection::changed, this, [this] {
+        lbd::TrainConfig config;
+        apply(config);
+        QStringList parts;
+        for (size_t i = 0; i < config.optimizer.decayEpochs.size(); ++i) {
+            parts << tr("x%1 from epoch %2").arg(config.optimizer.decayFactors[i]).arg(config.optimizer.decayEpochs[i]);
+        }
+        m_schedule->setText(parts.isEmpty() ? tr("none") : parts.join(QStringLiteral(", ")));
+    });
+    load(lbd::TrainConfig{});
+}
+
+void RunSection::fillDevices()
+{
+    m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
+    const lbd::BuildInfo info = lbd::buildInfo();
+    for (const std::string& description : info.cudaDevices) {
+        // "cuda:0 NVIDIA H100 80GB HBM3": the first word is the device name the engine parses.
+        const QString text = QString::fromStdString(description);
+        m_device->addItem(text, text.section(QLatin1Char(' '), 0, 0));
+    }
+    if (m_device->count() > 1) {
+        m_device->setCurrentIndex(1);
+    }
+}
+
+void RunSection::load(const lbd::TrainConfig& config)
+{
+    m_loading = true;
+    m_baseOptimizer = config.optimizer;
+    m_baseAugment = config.augment;
+    m_baseTrain = config.train;
+    m_loadedEpochs = config.train.epochs;
+    m_epochs->setValue(config.train.epochs);
+    m_batch->setValue(int(config.train.batchSize));
+    m_lr->setValue(config.optimizer.learningRate);
+    m_weightDecay->setValue(config.optimizer.weightDecay);
+    m_warmup->setValue(config.optimizer.warmupEpochs);
+    m_evalEvery->setValue(config.train.evalEvery);
+    m_augment->setChecked(config.augment.enabled);
+    m_seed->setValue(int(config.train.seed));
+    m_bf16->setChecked(config.train.bf16);
+    m_cudaGraph->setChecked(config.train.cudaGraph);
+    const QString device = QString::fromStdString(config.train.device);
+    const int index = m_device->findData(device);
+    if (index >= 0) {
+        m_device->setCurrentIndex(index);
+    } else if (device == QLatin1String("auto") || device == QLatin1String("cuda")) {
+        m_device->setCurrentIndex(m_device->count() > 1 ? 1 : 0);
+    } else {
+        m_device->setCurrentIndex(0); // a GPU this machine does not have
+    }
+    m_loading = false;
+    emit changed();
+}
+
+void RunSection::apply(lbd::TrainConfig& config) const
+{
+    config.optimizer = m_baseOptimizer;
+    config.augment = m_baseAugment;
+    config.train.epochs = m_epochs->value();
+    config.train.batchSize = m_batch->value();
+    config.train.evalEvery = m_evalEvery->value();
+    config.train.checkpointEvery = m_baseTrain.checkpointEvery;
+    config.train.threads = m_baseTrain.threads;
+    config.train.channelsLast = m_baseTrain.channelsLast;
+    config.train.seed = static_cast<uint64_t>(m_seed->value());
+    config.train.device = m_device->currentData().toString().toStdString();
+    config.train.bf16 = m_bf16->isChecked();
+    config.train.cudaGraph = m_cudaGraph->isChecked();
+    config.optimizer.learningRate = m_lr->value();
+    config.optimizer.weightDecay = m_weightDecay->value();
+    config.optimizer.warmupEpochs = m_warmup->value();
+    config.augment.enabled = m_augment->isChecked();
+    if (m_scaleSchedule->isChecked() && m_loadedEpochs > 0 && config.train.epochs != m_loadedEpochs) {
+        for (int& epoch : config.optimizer.decayEpochs) {
+            epoch = int(std::lround(double(epoch) * config.train.epochs / m_loadedEpochs));
+        }
+    }
+}
+
+int RunSection::epochs() const { return m_epochs->value(); }
+bool RunSection::scalesSchedule() const { return m_scaleSchedule->isChecked(); }
+
+} // namespace lbd::ui

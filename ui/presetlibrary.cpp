@@ -1,0 +1,48 @@
+#include "ui/presetlibrary.h"
+
+#include "core/train/configjson.h"
+#include "core/train/presets.h"
+
+#include <QFileInfo>
+
+#include <nlohmann/json.hpp>
+
+namespace lbd::ui {
+
+QList<Preset> PresetLibrary::presets()
+{
+    QList<Preset> list;
+    try {
+        for (const lbd::PresetInfo& info : lbd::listPresets()) {
+            list << Preset{QString::fromStdString(info.name), QString::fromStdString(info.description),
+                           QString::fromStdString(info.path)};
+        }
+    } catch (const std::exception&) {
+        // An unreadable preset folder leaves the menu empty; the defaults still work.
+    }
+    return list;
+}
+
+lbd::TrainConfig PresetLibrary::load(const QString& nameOrPath)
+{
+    if (QFileInfo(nameOrPath).isFile()) {
+        return lbd::loadTrainConfig(nameOrPath.toStdString());
+    }
+    const std::string name = nameOrPath.toStdString();
+    return lbd::trainConfigFromJson(lbd::loadPresetJson(name), "preset " + name);
+}
+
+lbd::TrainConfig PresetLibrary::defaultConfig()
+{
+    try {
+        return load(QStringLiteral("fashion-mnist-lt"));
+    } catch (const std::exception&) {
+        lbd::TrainConfig config; // the engine's defaults are the paper's recipe
+        config.name = "fashion-mnist-lt";
+        config.data.kind = lbd::DatasetKind::FashionMnist;
+        config.model.particles = 3;
+        return config;
+    }
+}
+
+} // namespace lbd::ui

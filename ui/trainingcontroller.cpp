@@ -1,0 +1,97 @@
+#include "ui/trainingcontroller.h"
+
+#include "ui/trainingworker.h"
+
+namespace lbd::ui {
+
+TrainingController::TrainingController(QObject* parent) : QObject(parent)
+{
+    m_thread.setObjectName(QStringLiteral("lbd-training"));
+    m_thread.start();
+}
+
+TrainingController::~TrainingController()
+{
+    if (m_control) {
+        m_control->pauseRequested = false;
+        m_control->stopRequested = true;
+    }
+    // The worker's run() returns within one batch; then the event loop sees quit().
+    m_thread.quit();
+    m_thread.wait();
+    delete m_worker; // normally deleted already through deleteLater
+}
+
+bool TrainingController::start(const lbd::TrainConfig& config, const QString& runDirectory, bool resume)
+{
+    if (isActive()) {
+        return false;
+    }
+    m_control = std::make_shared<lbd::TrainingControl>();
+    m_runDirectory = runDirectory;
+    auto* worker = new TrainingWorker(config, runDirectory, resume, m_control);
+    worker->moveToThread(&m_thread);
+    m_worker = worker;
+
+    connect(worker, &TrainingWorker::batchProgress, this, &TrainingController::batchProgress);
+    connect(worker, &TrainingWorker::epochFinished, this, &TrainingController::epochFinished);
+    connect(worker, &TrainingWorker::message, this, &TrainingController::message);
+    connect(worker, &TrainingWorker::finished, this, &TrainingController::onWorkerFinished);
+    connect(worker, &TrainingWorker::failed, this, &TrainingController::onWorkerFailed);
+    // One worker per run: it deletes itself on its own thread once the run has ended.
+    connect(worker, &TrainingWorker::finished, worker, &QObject::deleteLater);
+    connect(worker, &TrainingWorker::failed, worker, &QObject::deleteLater);
+    connect(&m_thread, &QThread::finished, worker, &QObject::deleteLater);
+
+    setState(State::Running);
+    emit started(runDirectory);
+    QMetaObject::invokeMethod(worker, &TrainingWorker::run, Qt::QueuedConnection);
+    return true;
+}
+
+void TrainingController::pause()
+{
+    if (m_state == State::Running && m_control) {
+        m_control->pauseRequested = true;
+        setState(State::Paused);
+    }
+}
+
+void TrainingController::resume()
+{
+    if (m_state == State::Paused && m_control) {
+        m_control->pauseRequested = false;
+        setState(State::Running);
+    }
+}
+
+void TrainingController::stop()
+{
+    if ((m_state == State::Running || m_state == State::Paused) && m_control) {
+        m_control->stopRequested = true;
+        m_control->pauseRequested = false;
+        setState(State::Stopping);
+    }
+}
+
+void TrainingController::setState(State state)
+{
+    if (m_state != state) {
+        m_state = state;
+        emit stateChanged(state);
+    }
+}
+
+void TrainingController::onWorkerFinished(const TrainingOutcome& outcome)
+{
+    setState(State::Idle);
+    emit finished(outcome);
+}
+
+void TrainingController::onWorkerFailed(const QString& error)
+{
+    setState(State::Idle);
+    emit failed(error);
+}
+
+} // namespace lbd::ui

@@ -1,0 +1,79 @@
+#include "ui/trainingworker.h"
+
+#include "core/train/trainer.h"
+#include "core/util/error.h"
+
+#include <chrono>
+#include <exception>
+
+namespace lbd::ui {
+namespace {
+
+// c10::Error messages carry a C++ backtrace after the first line; a dialog wants the message.
+QString shortMessage(const char* what)
+{
+    QString text = QString::fromUtf8(what).trimmed();
+    const int backtrace = text.indexOf(QLatin1String("\nException raised from"));
+    if (backtrace > 0) {
+        text.truncate(backtrace);
+    }
+    if (text.size() > 2000) {
+        text = text.left(2000) + QStringLiteral(" ...");
+    }
+    return text;
+}
+
+} // namespace
+
+TrainingWorker::TrainingWorker(lbd::TrainConfig config, QString runDirectory, bool resume,
+                               std::shared_ptr<lbd::TrainingControl> control)
+    : m_config(std::move(config)), m_runDirectory(std::move(runDirectory)), m_resume(resume),
+      m_control(std::move(control))
+{
+}
+
+void TrainingWorker::run()
+{
+    using Clock = std::chrono::steady_clock;
+    // Batch updates are thinned to ~20 per second: the progress bar cannot show more, and a
+    // flood of queued events is what would make the GUI lag behind a fast GPU.
+    auto lastBatchSignal = Clock::time_point{};
+    lbd::TrainingCallbacks callbacks;
+    callbacks.onBatch = [&](const lbd::BatchProgress& progress) {
+        const auto now = Clock::now();
+        if (progress.batch < progress.batches && now - lastBatchSignal < std::chrono::milliseconds(50)) {
+            return;
+        }
+        lastBatchSignal = now;
+        emit batchProgress(progress);
+    };
+    callbacks.onEpoch = [this](const lbd::EpochMetrics& metrics) { emit epochFinished(metrics); };
+    callbacks.onMessage = [this](const std::string& text) { emit message(QString::fromStdString(text)); };
+
+    QString error;
+    try {
+        lbd::Trainer trainer(m_config, m_runDirectory.toStdString(), m_resume);
+        const lbd::TrainingResult result = trainer.run(callbacks, m_control.get());
+        TrainingOutcome outcome;
+        outcome.runDirectory = QString::fromStdString(result.runDirectory);
+        outcome.epochsCompleted = result.epochsCompleted;
+        outcome.stopped = result.stopped;
+        outcome.finalReport = result.finalReport;
+        emit finished(outcome);
+        return;
+    } catch (const lbd::InputError& e) {
+        error = tr("The run could not start: %1").arg(shortMessage(e.what()));
+    } catch (const lbd::RunError& e) {
+        error = tr("The run failed: %1").arg(shortMessage(e.what()));
+    } catch (const std::bad_alloc&) {
+        error = tr("The run failed: out of memory.");
+    } catch (const std::exception& e) {
+        // c10::Error (including CUDA out of memory) derives from std::exception.
+        error = tr("The engine reported an error: %1").arg(shortMessage(e.what()));
+    } catch (...) {
+        error = tr("The engine failed with an unknown error.");
+    }
+    emit failed(error);
+}
+
+} // namespace lbd::ui

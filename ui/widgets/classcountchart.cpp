@@ -1,0 +1,118 @@
+#include "ui/widgets/classcountchart.h"
+
+#include "core/data/regions.h"
+#include "ui/regioncolors.h"
+
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
+#include <QtCharts/QStackedBarSeries>
+#include <QtCharts/QValueAxis>
+#include <QToolTip>
+
+#include <algorithm>
+
+namespace lbd::ui {
+
+ClassCountChart::ClassCountChart(QWidget* parent) : QChartView(parent)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumHeight(190);
+    chart()->setMargins(QMargins(2, 2, 2, 2));
+    chart()->legend()->setAlignment(Qt::AlignTop);
+    chart()->setBackgroundRoundness(0);
+    setToolTip(tr("Training images per class after the long-tailed split, head to tail. "
+                  "Colours: head / med / tail thirds by class index (the paper's regions)."));
+    showMessage(tr("No data set chosen"));
+}
+
+void ClassCountChart::showMessage(const QString& message)
+{
+    m_counts.clear();
+    m_names.clear();
+    chart()->removeAllSeries();
+    for (QAbstractAxis* axis : chart()->axes()) {
+        chart()->removeAxis(axis);
+        delete axis;
+    }
+    chart()->setTitle(message);
+}
+
+void ClassCountChart::setCounts(const QStringList& classNames, const std::vector<int64_t>& counts, const QString& note)
+{
+    showMessage({});
+    m_counts = counts;
+    m_names = classNames;
+    if (counts.empty()) {
+        chart()->setTitle(note.isEmpty() ? tr("No classes") : note);
+        return;
+    }
+    const std::vector<lbd::Region> regions = lbd::classRegions(counts, lbd::RegionScheme::ThirdsByIndex);
+    const QString titles[3] = {tr("head"), tr("med"), tr("tail")};
+    QBarSet* sets[3];
+    auto* series = new QStackedBarSeries;
+    for (int r = 0; r < 3; ++r) {
+        sets[r] = new QBarSet(titles[r]);
+        sets[r]->setColor(regionColor(static_cast<lbd::Region>(r)));
+        sets[r]->setBorderColor(regionColor(static_cast<lbd::Region>(r)).darker(130));
+        series->append(sets[r]);
+    }
+    QStringList categories;
+    const bool nameAxis = counts.size() <= 12;
+    for (size_t c = 0; c < counts.size(); ++c) {
+        const int r = static_cast<int>(regions[c]);
+        for (int s = 0; s < 3; ++s) {
+            *sets[s] << (s == r ? double(counts[c]) : 0.0);
+        }
+        QString label = nameAxis && c < size_t(classNames.size()) ? classNames[int(c)] : QString::number(c);
+        if (label.size() > 9) {
+            label = label.left(8) + QChar(0x2026);
+        }
+        // Category names must be unique.
+        while (categories.contains(label)) {
+            label += QLatin1Char(' ');
+        }
+        categories << label;
+    }
+    series->setBarWidth(0.85);
+    chart()->addSeries(series);
+
+    auto* xAxis = new QBarCategoryAxis;
+    xAxis->append(categories);
+    xAxis->setLabelsAngle(counts.size() > 5 ? -45 : 0);
+    QFont small = xAxis->labelsFont();
+    small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.8));
+    xAxis->setLabelsFont(small);
+    if (counts.size() > 30) {
+        xAxis->setLabelsVisible(false);
+        xAxis->setTitleText(tr("%1 classes, head to tail").arg(counts.size()));
+    }
+    auto* yAxis = new QValueAxis;
+    yAxis->setLabelFormat(QStringLiteral("%d"));
+    yAxis->setRange(0, double(*std::max_element(counts.begin(), counts.end())) * 1.05);
+    yAxis->setTitleText(tr("images"));
+    yAxis->setLabelsFont(small);
+    yAxis->applyNiceNumbers();
+    chart()->addAxis(xAxis, Qt::AlignBottom);
+    chart()->addAxis(yAxis, Qt::AlignLeft);
+    series->attachAxis(xAxis);
+    series->attachAxis(yAxis);
+
+    int64_t total = 0;
+    for (int64_t n : counts) {
+        total += n;
+    }
+    const int64_t smallest = *std::min_element(counts.begin(), counts.end());
+    chart()->setTitle(tr("%1 training images, %2 to %3 per class%4")
+                          .arg(total)
+                          .arg(counts.front())
+                          .arg(smallest)
+                          .arg(note.isEmpty() ? QString() : QStringLiteral(" (") + note + QLatin1Char(')')));
+    connect(series, &QStackedBarSeries::hovered, this, [this](bool status, int index, QBarSet*) {
+        if (status && index >= 0 && index < int(m_counts.size())) {
+            const QString name = index < m_names.size() ? m_names[index] : QString::number(index);
+            QToolTip::showText(QCursor::pos(), tr("class %1 %2: %3 training images").arg(index).arg(name).arg(m_counts[index]), this);
+        }
+    });
+}
+
+} // namespace lbd::ui

@@ -1,0 +1,30 @@
+#pragma once
+// Training images per class after the long-tailed split, as a Qt Charts bar chart coloured by
+// region (head / med / tail, thirds by class index as in the paper). Hovering a bar names the
+// class and its count.
+#include <QtCharts/QChartView>
+
+#include <QStringList>
+
+#include <cstdint>
+#include <vector>
+
+namespace lbd::ui {
+
+class ClassCountChart final : public QChartView {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ClassCountChart)
+
+public:
+    explicit ClassCountChart(QWidget* parent = nullptr);
+
+    void setCounts(const QStringList& classNames, const std::vector<int64_t>& counts, const QString& note = {});
+    void showMessage(const QString& message); // no counts (yet): e.g. "reading the folder..."
+    const std::vector<int64_t>& counts() const { return m_counts; }
+
+private:
+    std::vector<int64_t> m_counts;
+    QStringList m_names;
+};
+
+} // namespace lbd::ui

@@ -1,0 +1,42 @@
+#pragma once
+// A QCustomPlot that coalesces replots: callers append data and call requestReplot(); the plot
+// redraws at most every ~40 ms from a single-shot timer, with rpQueuedReplot. Adds drag-to-pan,
+// wheel-zoom, double-click to fit, and a context menu to export a PNG.
+#include <qcustomplot.h>
+
+#include <QHash>
+#include <QTimer>
+
+namespace lbd::ui {
+
+class ThrottledPlot final : public QCustomPlot {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ThrottledPlot)
+
+public:
+    static constexpr int kReplotIntervalMs = 40;
+
+    explicit ThrottledPlot(QWidget* parent = nullptr);
+
+    void requestReplot();
+    // Fits every axis to the data (keeps the y range of fixed axes such as accuracy).
+    void fitToData();
+    // An axis that fitToData() leaves at [lower, upper] (accuracy in %, a weight in [0, 1]).
+    void setFixedRange(QCPAxis* axis, double lower, double upper);
+    void setFixedValueRange(double lower, double upper) { setFixedRange(yAxis, lower, upper); }
+    bool exportPng(const QString& path);
+    int replotCount() const { return m_replots; }
+
+signals:
+    void replotted();
+
+private:
+    void showContextMenu(const QPoint& position);
+
+    QTimer m_replotTimer;
+    bool m_userMovedView = false; // stop auto-fitting once the user zooms or pans
+    QHash<QCPAxis*, QCPRange> m_fixedRanges;
+    int m_replots = 0;
+};
+
+} // namespace lbd::ui
