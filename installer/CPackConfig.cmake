@@ -1,9 +1,11 @@
 # Debian package of LBD Studio: `cmake --build build && cd build && cpack -G DEB`.
+# (cpack first builds `all`, tests included; configure with -DCMAKE_SKIP_INSTALL_ALL_DEPENDENCY=ON
+# or -DLBD_BUILD_TESTS=OFF to package after building only `lbd` / `lbd-studio`.)
 #
 # The package holds what the targets install (bin/lbd from app/, bin/lbd-studio when the GUI is
 # built, the presets from core/) plus, for the GUI, a desktop entry, the icon and AppStream
-# metadata. Runtime dependencies are Debian 12's package names; dpkg-shlibdeps adds the exact
-# versions of the C/C++ runtime when it can read every library the binaries link.
+# metadata. Runtime dependencies: dpkg-shlibdeps derives the linked libraries' packages with
+# versions; without it (or with LBD_DEB_SHLIBDEPS=OFF) Debian 12's names are listed here.
 
 set(LBD_INSTALLER_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set(LBD_PACKAGE_MAINTAINER "LBD Studio maintainers <maintainers@users.noreply.a-seed-d8f0b8d5.example>"
@@ -49,20 +51,31 @@ if(NOT LBD_TORCH_PACKAGE)
                  "the DEB will not depend on it and will not run dpkg-shlibdeps")
 endif()
 
-set(lbd_depends ${LBD_TORCH_PACKAGE} zlib1g libopenblas0-pthread)
+# What no binary links, so dpkg-shlibdeps cannot see it: the fast BLAS LibTorch's linear layers
+# use through the libblas.so.3 alternative, and Qt's platform plugins (only a Recommends of
+# libqt6gui6, so without them a --no-install-recommends system cannot open a window).
+set(lbd_runtime_only libopenblas0-pthread)
+if(TARGET lbd-studio)
+  list(APPEND lbd_runtime_only qt6-qpa-plugins)
+endif()
+# What the binaries link, by Debian 12's names (dpkg-shlibdeps finds the same with versions).
+set(lbd_linked ${LBD_TORCH_PACKAGE} zlib1g)
 if(LBD_WITH_OPENCV)
-  list(APPEND lbd_depends libopencv-core406 libopencv-imgproc406 libopencv-imgcodecs406)
+  list(APPEND lbd_linked libopencv-core406 libopencv-imgproc406 libopencv-imgcodecs406)
 endif()
 if(TARGET lbd-studio)
-  list(APPEND lbd_depends libqt6widgets6 libqt6charts6 libqt6printsupport6 libqcustomplot2.1-qt6)
+  list(APPEND lbd_linked libqt6widgets6 libqt6charts6 libqt6printsupport6 libqcustomplot2.1-qt6)
 endif()
-list(JOIN lbd_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "dataset-fashion-mnist")
 
 find_program(LBD_DPKG_SHLIBDEPS dpkg-shlibdeps)
 if(LBD_DEB_SHLIBDEPS AND LBD_DPKG_SHLIBDEPS AND LBD_TORCH_PACKAGE)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+  set(lbd_depends ${lbd_runtime_only})
+else()
+  set(lbd_depends ${lbd_linked} ${lbd_runtime_only})
 endif()
+list(JOIN lbd_depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "dataset-fashion-mnist")
 
 # ---- package metadata -----------------------------------------------------------------------
 set(CPACK_PACKAGE_NAME lbd-studio)
