@@ -1,4 +1,5 @@
 #include "ui/mainwindow.h"
+#include "ui/utility/utilitydocument.h"
 
 #include "core/train/configjson.h"
 #include "core/train/epochmetricsjson.h"
@@ -62,6 +63,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 
+    m_utility = new UtilityDocument(this);
+    m_utility->setClassNames(m_panel->classNames());
+
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("pages"));
     m_pages->setDocumentMode(true);
@@ -89,6 +93,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(&m_controller, &TrainingController::finished, this, &MainWindow::onFinished);
     connect(&m_controller, &TrainingController::failed, this, &MainWindow::onFailed);
     connect(m_panel, &ExperimentPanel::configChanged, this, [this] {
+        m_utility->setClassNames(m_panel->classNames()); // keeps the matrix unless the classes changed
         updateActions();
         if (!m_controller.isActive()) {
             m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device)));
@@ -328,6 +333,7 @@ bool MainWindow::openRun(const QString& directory)
                                  .arg(directory)
                                  .arg(epochs.size()),
                              8000);
+    emit runShown(directory);
     return true;
 }
 
@@ -359,6 +365,9 @@ void MainWindow::onFinished(const TrainingOutcome& outcome)
     m_trainingPage->appendMessage(outcome.stopped ? tr("Stopped after epoch %1.").arg(outcome.epochsCompleted)
                                                   : tr("Finished after epoch %1.").arg(outcome.epochsCompleted));
     emit runFinished(outcome);
+    if (!outcome.runDirectory.isEmpty()) {
+        emit runShown(outcome.runDirectory);
+    }
     if (m_closeWhenStopped) {
         close();
     }

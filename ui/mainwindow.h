@@ -25,6 +25,7 @@ class ProgressPanel;
 class RunView;
 class TailRiskPage;
 class TrainingPage;
+class UtilityDocument;
 
 class MainWindow final : public QMainWindow {
     Q_OBJECT
@@ -58,6 +59,8 @@ public:
     TailRiskPage* tailRiskPage() const { return m_tailRiskPage; }
     CalibrationPage* calibrationPage() const { return m_calibrationPage; }
     QTabWidget* pages() const { return m_pages; }
+    // The utility matrix being edited: shared by the editor, the decision lab and Classify.
+    UtilityDocument* utilityDocument() const { return m_utility; }
     ProgressPanel* progressPanel() const { return m_progress; }
     QString lastError() const { return m_lastError; }
 
@@ -65,6 +68,10 @@ signals:
     // The window's own summary of a run, after the pages have been updated.
     void runFinished(const lbd::ui::TrainingOutcome& outcome);
     void runFailed(const QString& error);
+    // A run folder with results is now the window's current run: after a run finishes or stops
+    // (its folder is complete) and after openRun(). Pages that work on a finished run's files
+    // (decision lab, gallery, classify, runs) connect here.
+    void runShown(const QString& directory);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -90,6 +97,7 @@ private:
     TailRiskPage* m_tailRiskPage = nullptr;
     CalibrationPage* m_calibrationPage = nullptr;
     QList<RunView*> m_views;
+    UtilityDocument* m_utility = nullptr;
     ProgressPanel* m_progress = nullptr;
 
     QAction* m_startAction = nullptr;
