@@ -1,0 +1,197 @@
+#include "core/infer/runresults.h"
+
+#include "core/data/datapreparation.h"
+#include "core/data/imagedecoder.h"
+#include "core/eval/evaluator.h"
+#include "core/eval/uncertainty.h"
+#include "core/train/configjson.h"
+#include "core/train/pythonexport.h"
+#include "core/train/runfolder.h"
+#include "core/train/runmanifest.h"
+#include "core/util/error.h"
+
+#include <torch/torch.h>
+
+#include <filesystem>
+
+namespace lbd {
+namespace {
+
+template <typename T>
+std::vector<T> toVector(const torch::Tensor& tensor)
+{
+    const torch::Tensor cpu = tensor.to(torch::kCPU, c10::CppTypeToScalarType<T>::value).contiguous();
+    return std::vector<T>(cpu.data_ptr<T>(), cpu.data_ptr<T>() + cpu.numel());
+}
+
+// Views of the cached vectors as tensors (no copy; evaluate() and computeUncertainty() only read).
+torch::Tensor probabilityTensor(const RunResults& results)
+{
+    return torch::from_blob(const_cast<float*>(results.probabilities.data()),
+                            {results.particles, results.images, results.classes}, torch::kFloat32);
+}
+
+torch::Tensor labelTensor(const RunResults& results)
+{
+    return torch::from_blob(const_cast<int64_t*>(results.labels.data()), {results.images}, torch::kInt64);
+}
+
+void checkLoaded(const RunResults& results)
+{
+    if (results.probabilities.size() != static_cast<size_t>(results.particles * results.images * results.classes)
+        || results.labels.size() != static_cast<size_t>(results.images)) {
+        throw InputError("run results of " + results.directory + ": probabilities and labels do not fit together");
+    }
+}
+
+} // namespace
+
+RunResults loadRunResults(const std::string& directory)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(directory, ec)) {
+        throw InputError(directory + ": run folder not found");
+    }
+    const RunFolder folder(directory);
+    if (!folder.exists(RunFolder::kTestProbabilities)) {
+        throw InputError(folder.path(RunFolder::kTestProbabilities)
+                         + ": not found (the cached test probabilities are written when a run finishes its last epoch)");
+    }
+    RunResults results;
+    results.directory = directory;
+    results.config = loadTrainConfig(folder.path(RunFolder::kConfig));
+    const RunManifest manifest = readRunManifest(folder);
+    results.classNames = manifest.classNames;
+    results.trainCounts = manifest.trainCounts;
+    results.testCounts = manifest.testCounts;
+
+    const std::string probabilitiesPath = folder.path(RunFolder::kTestProbabilities);
+    const TestProbabilities cached = loadTestProbabilities(probabilitiesPath);
+    results.particles = cached.probabilities.size(0);
+    results.images = cached.probabilities.size(1);
+    results.classes = cached.probabilities.size(2);
+    if (results.classes != static_cast<int64_t>(results.classNames.size())
+        || results.trainCounts.size() != results.classNames.size()) {
+        throw InputError(probabilitiesPath + ": " + std::to_string(results.classes) + " classes, but "
+                         + folder.path(RunFolder::kManifest) + " names " + std::to_string(results.classNames.size())
+                         + " classes with " + std::to_string(results.trainCounts.size()) + " training counts");
+    }
+    if (results.particles < 1 || results.images < 1 || results.classes < 1) {
+        throw InputError(probabilitiesPath + ": empty probabilities (" + std::to_string(results.particles) + " particles, "
+                         + std::to_string(results.images) + " images, " + std::to_string(results.classes) + " classes)");
+    }
+    results.probabilities = toVector<float>(cached.probabilities);
+    results.labels = toVector<int64_t>(cached.labels);
+    for (size_t n = 0; n < results.labels.size(); ++n) {
+        if (results.labels[n] < 0 || results.labels[n] >= results.classes) {
+            throw InputError(probabilitiesPath + ": label " + std::to_string(results.labels[n]) + " of test image "
+                             + std::to_string(n) + " is not a class index (0.." + std::to_string(results.classes - 1) + ")");
+        }
+    }
+    return results;
+}
+
+EvaluationReport evaluateRunResults(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule)
+{
+    checkLoaded(results);
+    return evaluate(probabilityTensor(results), labelTensor(results), results.trainCounts, utility, rule);
+}
+
+std::vector<ImageUncertainty> imageUncertainties(const RunResults& results)
+{
+    checkLoaded(results);
+    torch::NoGradGuard noGrad;
+    const UncertaintyBatch batch = computeUncertainty(probabilityTensor(results));
+    // Whole columns to the host once: per-image item() calls cost ~50 us each at 10,000 images.
+    const auto total = toVector<double>(batch.total);
+    const auto aleatoric = toVector<double>(batch.aleatoric);
+    const auto epistemic = toVector<double>(batch.epistemic);
+    const auto vote = toVector<double>(batch.voteDisagreement);
+    const auto top1 = toVector<int64_t>(batch.particleTop1);                  // [M, N]
+    const auto top1Probability = toVector<double>(batch.particleTop1Probability); // [M, N]
+    const auto m = static_cast<size_t>(results.particles);
+    const auto n = static_cast<size_t>(results.images);
+    std::vector<ImageUncertainty> out(n);
+    for (size_t i = 0; i < n; ++i) {
+        ImageUncertainty& u = out[i];
+        u.total = total[i];
+        u.aleatoric = aleatoric[i];
+        u.epistemic = epistemic[i];
+        u.voteDisagreement = vote[i];
+        u.particleTop1.resize(m);
+        u.particleTop1Probability.resize(m);
+        for (size_t j = 0; j < m; ++j) {
+            u.particleTop1[j] = top1[j * n + i];
+            u.particleTop1Probability[j] = top1Probability[j * n + i];
+        }
+    }
+    return out;
+}
+
+TestImages loadTestImages(const RunResults& results)
+{
+    checkLoaded(results);
+    const RunFolder folder(results.directory);
+    const RunManifest manifest = readRunManifest(folder);
+    const Dataset dataset = loadDataset(results.config.data);
+    const std::string what = "the test split of " + dataset.name + " (from " + folder.path(RunFolder::kConfig) + ")";
+    if (dataset.format.channels != manifest.imageFormat.channels || dataset.format.height != manifest.imageFormat.height
+        || dataset.format.width != manifest.imageFormat.width) {
+        throw InputError(what + " has " + std::to_string(dataset.format.channels) + "-channel "
+                         + std::to_string(dataset.format.height) + "x" + std::to_string(dataset.format.width)
+                         + " images, but the run was trained on " + std::to_string(manifest.imageFormat.channels)
+                         + "-channel " + std::to_string(manifest.imageFormat.height) + "x"
+                         + std::to_string(manifest.imageFormat.width) + " images");
+    }
+    TestImages images;
+    images.count = dataset.test.size();
+    images.channels = dataset.format.channels;
+    images.height = dataset.format.height;
+    images.width = dataset.format.width;
+    images.labels = toVector<int64_t>(dataset.test.labels);
+    if (images.count != results.images) {
+        throw InputError(what + " has " + std::to_string(images.count) + " images, but "
+                         + folder.path(RunFolder::kTestProbabilities) + " holds " + std::to_string(results.images)
+                         + ": the data set changed since the run was trained");
+    }
+    for (size_t n = 0; n < images.labels.size(); ++n) {
+        if (images.labels[n] != results.labels[n]) {
+            throw InputError(what + ": test image " + std::to_string(n) + " has label " + std::to_string(images.labels[n])
+                             + " but the cached probabilities say " + std::to_string(results.labels[n])
+                             + ": the data set changed since the run was trained");
+        }
+    }
+    if (dataset.test.isStreamed()) {
+        images.files = dataset.test.files;
+    } else {
+        // [N, C, H, W] -> [N, H, W, C]: rows as QImage and most viewers expect them.
+        images.pixels = toVector<uint8_t>(dataset.test.images.permute({0, 2, 3, 1}));
+    }
+    return images;
+}
+
+std::vector<uint8_t> testImagePixels(const TestImages& images, int64_t n)
+{
+    if (n < 0 || n >= images.count) {
+        throw InputError("test image " + std::to_string(n) + " does not exist (there are " + std::to_string(images.count)
+                         + ")");
+    }
+    const auto size = static_cast<size_t>(images.channels * images.height * images.width);
+    if (!images.isStreamed()) {
+        const auto begin = images.pixels.begin() + static_cast<std::ptrdiff_t>(size * static_cast<size_t>(n));
+        return std::vector<uint8_t>(begin, begin + static_cast<std::ptrdiff_t>(size));
+    }
+    std::vector<uint8_t> planar(size);
+    decodeImageFile(images.files[static_cast<size_t>(n)], {images.channels, images.height, images.width}, planar.data());
+    std::vector<uint8_t> interleaved(size);
+    const auto plane = static_cast<size_t>(images.height * images.width);
+    const auto channels = static_cast<size_t>(images.channels);
+    for (size_t c = 0; c < channels; ++c) {
+        for (size_t p = 0; p < plane; ++p) {
+            interleaved[p * channels + c] = planar[c * plane + p];
+        }
+    }
+    return interleaved;
+}
+
+} // namespace lbd
