@@ -83,6 +83,11 @@ int runTrain(Args& args)
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
+    if (result.alreadyFinished) {
+        std::cout << "nothing to do: " << directory << " already finished all " << result.epochsCompleted
+                  << " epochs (lbd eval " << directory << " shows its results)\n";
+        return 0;
+    }
     if (result.finalReport) {
         const RunFolder folder(directory);
         const auto manifest = folder.readJson(RunFolder::kManifest);

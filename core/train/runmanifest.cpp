@@ -13,6 +13,15 @@ void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std
                       const std::string& device)
 {
     const BuildInfo info = buildInfo();
+    // A resumed run rewrites its manifest (the device may differ) but keeps its creation time.
+    std::string created = currentDateTimeUtc();
+    if (folder.exists(RunFolder::kManifest)) {
+        try {
+            created = folder.readJson(RunFolder::kManifest).value("created", created);
+        } catch (const std::exception&) {
+            // A damaged manifest is replaced; the new time is the best we know.
+        }
+    }
     folder.writeJson(RunFolder::kManifest,
                      {{"dataset", dataset.name},
                       {"class_names", dataset.classNames},
@@ -24,7 +33,7 @@ void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std
                       {"device", device},
                       {"lbd_version", info.lbdVersion},
                       {"libtorch_version", info.torchVersion},
-                      {"created", currentDateTimeUtc()}});
+                      {"created", created}});
 }
 
 RunManifest readRunManifest(const RunFolder& folder)

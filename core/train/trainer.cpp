@@ -84,6 +84,20 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     };
     const auto stopRequested = [&] { return control && control->stopRequested.load(); };
 
+    // Resuming a run that already trained every epoch has nothing to do: say so and leave the
+    // folder exactly as it is (no rewritten manifest, metrics or report).
+    if (m_state->resume && folder.exists(RunFolder::kStatus)) {
+        const auto status = folder.readJson(RunFolder::kStatus);
+        if (status.value("state", "") == "finished" && status.value("epochs_done", 0) >= config.train.epochs) {
+            message("nothing to do: the run already finished all " + std::to_string(config.train.epochs) + " epochs");
+            TrainingResult done;
+            done.runDirectory = folder.directory();
+            done.epochsCompleted = status.value("epochs_done", 0);
+            done.alreadyFinished = true;
+            return done;
+        }
+    }
+
     if (config.train.threads > 0) {
         torch::set_num_threads(config.train.threads);
     } else {

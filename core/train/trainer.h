@@ -23,6 +23,7 @@ struct TrainingResult {
     std::string runDirectory;
     int epochsCompleted = 0;
     bool stopped = false;                 // stopped by request before the last epoch
+    bool alreadyFinished = false;         // resumed a finished run: nothing was trained or written
     std::optional<EvaluationReport> finalReport; // absent when stopped before any evaluation
 };
 

@@ -630,9 +630,11 @@ private slots:
         const QByteArray report = readFile(m_run + QStringLiteral("/report.json"));
         const QByteArray probabilities = readFile(m_run + QStringLiteral("/test_probabilities.pt"));
         const QByteArray checkpoint = readFile(m_run + QStringLiteral("/checkpoint.pt"));
-        QVERIFY(!report.isEmpty() && !probabilities.isEmpty() && !checkpoint.isEmpty());
+        const QByteArray manifest = readFile(m_run + QStringLiteral("/run.json"));
+        const QByteArray metrics = readFile(m_run + QStringLiteral("/metrics.jsonl"));
+        QVERIFY(!report.isEmpty() && !probabilities.isEmpty() && !checkpoint.isEmpty() && !manifest.isEmpty());
 
-        const QStringList args = {QStringLiteral("train"), QStringLiteral("--resume"), m_run, QStringLiteral("--quiet")};
+        const QStringList args = {QStringLiteral("train"), QStringLiteral("--resume"), m_run};
         QElapsedTimer timer;
         timer.start();
         const Result result = runLbd(args, 120000);
@@ -641,6 +643,9 @@ private slots:
         QCOMPARE(readFile(m_run + QStringLiteral("/report.json")), report);
         QCOMPARE(readFile(m_run + QStringLiteral("/test_probabilities.pt")), probabilities);
         QCOMPARE(readFile(m_run + QStringLiteral("/checkpoint.pt")), checkpoint);
+        QCOMPARE(readFile(m_run + QStringLiteral("/run.json")), manifest); // its "created" time included
+        QCOMPARE(readFile(m_run + QStringLiteral("/metrics.jsonl")), metrics);
+        EXPECT_MENTIONS(result.err + result.out, QStringLiteral("nothing to do"), result, args);
         QString error;
         const QJsonObject status = parseJson(QString::fromUtf8(readFile(m_run + QStringLiteral("/status.json"))), &error).object();
         QCOMPARE(status.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
