@@ -10,6 +10,7 @@
 #include "ui/aboutdialog.h"
 #include "ui/appsettings.h"
 #include "ui/pages/calibrationpage.h"
+#include "ui/pages/runspage.h"
 #include "ui/pages/tailriskpage.h"
 #include "ui/pages/trainingpage.h"
 #include "ui/panels/experimentpanel.h"
@@ -76,6 +77,24 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addPage(m_trainingPage, tr("Training"));
     addPage(m_tailRiskPage, tr("Tail risk"));
     addPage(m_calibrationPage, tr("Calibration"));
+    // Runs: every run folder; opening one shows it on every page.
+    m_runsPage = new RunsPage(this);
+    addPage(m_runsPage, tr("Runs"));
+    connect(m_runsPage, &RunsPage::openRequested, this, [this](const QString& directory) {
+        if (openRun(directory)) {
+            m_pages->setCurrentWidget(m_trainingPage);
+        } else {
+            m_runsPage->showMessage(tr("%1 was not opened: a run is training (stop it first) or its files could not be read.")
+                                        .arg(directory),
+                                    true);
+        }
+    });
+    connect(this, &MainWindow::runFinished, m_runsPage, &RunsPage::refresh);
+    connect(this, &MainWindow::runFailed, m_runsPage, &RunsPage::refresh);
+    connect(this, &MainWindow::runShown, m_runsPage, [this](const QString& directory) {
+        m_runsPage->setShownRun(directory);
+        m_runsPage->refresh();
+    });
 
     m_progress = new ProgressPanel(this);
     buildActions();

@@ -22,6 +22,7 @@ namespace lbd::ui {
 class CalibrationPage;
 class ExperimentPanel;
 class ProgressPanel;
+class RunsPage;
 class RunView;
 class TailRiskPage;
 class TrainingPage;
@@ -58,6 +59,7 @@ public:
     TrainingPage* trainingPage() const { return m_trainingPage; }
     TailRiskPage* tailRiskPage() const { return m_tailRiskPage; }
     CalibrationPage* calibrationPage() const { return m_calibrationPage; }
+    RunsPage* runsPage() const { return m_runsPage; }
     QTabWidget* pages() const { return m_pages; }
     // The utility matrix being edited: shared by the editor, the decision lab and Classify.
     UtilityDocument* utilityDocument() const { return m_utility; }
@@ -96,6 +98,7 @@ private:
     TrainingPage* m_trainingPage = nullptr;
     TailRiskPage* m_tailRiskPage = nullptr;
     CalibrationPage* m_calibrationPage = nullptr;
+    RunsPage* m_runsPage = nullptr;
     QList<RunView*> m_views;
     UtilityDocument* m_utility = nullptr;
     ProgressPanel* m_progress = nullptr;

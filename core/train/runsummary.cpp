@@ -1,0 +1,239 @@
+#include "core/train/runsummary.h"
+
+#include "core/eval/reportjson.h"
+#include "core/train/configjson.h"
+#include "core/train/epochmetricsjson.h"
+#include "core/train/runfolder.h"
+#include "core/util/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace lbd {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kRunFiles[] = {RunFolder::kConfig,     RunFolder::kSplit,  RunFolder::kManifest,
+                                 RunFolder::kStatus,     RunFolder::kMetrics, RunFolder::kCheckpoint,
+                                 RunFolder::kReport,     RunFolder::kTestProbabilities, RunFolder::kWeights};
+
+bool folderIsEmpty(const std::string& directory)
+{
+    std::error_code ec;
+    return fs::is_empty(directory, ec) && !ec;
+}
+
+// A config.json that the current parser refuses (an older or newer version, a hand edit) still
+// names the run: take what a plain JSON read gives.
+void readRawConfig(const RunFolder& folder, RunSummary& summary)
+{
+    try {
+        const nlohmann::json json = folder.readJson(RunFolder::kConfig);
+        if (!json.is_object()) {
+            return;
+        }
+        summary.name = json.value("name", std::string());
+        if (json.contains("model") && json["model"].is_object()) {
+            summary.model = json["model"].value("arch", std::string());
+            summary.particles = json["model"].value("particles", 0);
+        }
+        if (json.contains("train") && json["train"].is_object()) {
+            summary.epochs = json["train"].value("epochs", 0);
+        }
+    } catch (const std::exception&) {
+        // the problem is already recorded
+    }
+}
+
+void readConfig(const RunFolder& folder, RunSummary& summary)
+{
+    if (!folder.exists(RunFolder::kConfig)) {
+        summary.problems.push_back(folder.path(RunFolder::kConfig) + ": missing (not a complete run folder)");
+        return;
+    }
+    try {
+        const TrainConfig config = loadTrainConfig(folder.path(RunFolder::kConfig));
+        summary.name = config.name;
+        summary.model = config.model.arch;
+        summary.particles = config.model.particles;
+        summary.epochs = config.train.epochs;
+        summary.dataset = datasetKindName(config.data.kind);
+        summary.device = config.train.device;
+        summary.utility = config.train.utility;
+        summary.decisionRule = config.train.decisionRule;
+    } catch (const std::exception& error) {
+        summary.problems.push_back(error.what());
+        readRawConfig(folder, summary);
+    }
+}
+
+void readStatus(const RunFolder& folder, RunSummary& summary)
+{
+    if (!folder.exists(RunFolder::kStatus)) {
+        return; // "created": training has not started writing yet
+    }
+    try {
+        const nlohmann::json json = folder.readJson(RunFolder::kStatus);
+        summary.state = json.at("state").get<std::string>();
+        summary.epochsDone = json.value("epochs_done", 0);
+        const int epochs = json.value("epochs", 0);
+        if (epochs > 0) {
+            summary.epochs = epochs;
+        }
+        summary.statusMessage = json.value("message", std::string());
+        summary.updated = json.value("updated", std::string());
+    } catch (const InputError& error) {
+        summary.problems.push_back(error.what());
+    } catch (const nlohmann::json::exception& error) {
+        summary.problems.push_back(folder.path(RunFolder::kStatus) + ": incomplete status (" + error.what() + ")");
+    }
+}
+
+void readManifest(const RunFolder& folder, RunSummary& summary)
+{
+    if (!folder.exists(RunFolder::kManifest)) {
+        // The trainer writes run.json before its first status; a status without it is damage.
+        if (folder.exists(RunFolder::kStatus)) {
+            summary.problems.push_back(folder.path(RunFolder::kManifest) + ": missing");
+        }
+        return;
+    }
+    try {
+        const nlohmann::json json = folder.readJson(RunFolder::kManifest);
+        if (!json.is_object()) {
+            throw InputError(folder.path(RunFolder::kManifest) + ": not a run manifest (expected a JSON object)");
+        }
+        summary.dataset = json.value("dataset", summary.dataset);
+        summary.device = json.value("device", summary.device);
+        summary.created = json.value("created", std::string());
+        summary.classCount = static_cast<int>(json.at("class_names").size());
+    } catch (const InputError& error) {
+        summary.problems.push_back(error.what());
+    } catch (const nlohmann::json::exception& error) {
+        summary.problems.push_back(folder.path(RunFolder::kManifest) + ": incomplete run manifest (" + error.what() + ")");
+    }
+}
+
+void readReport(const RunFolder& folder, RunSummary& summary)
+{
+    summary.hasReport = folder.exists(RunFolder::kReport);
+    if (!summary.hasReport) {
+        if (summary.state == "finished") {
+            summary.problems.push_back(folder.path(RunFolder::kReport) + ": missing although the run finished");
+        }
+        return;
+    }
+    try {
+        const nlohmann::json json = folder.readJson(RunFolder::kReport);
+        const EvaluationReport report = reportFromJson(json.at("evaluation"), folder.path(RunFolder::kReport));
+        summary.accuracy = report.overall.accuracy;
+        if (report.regionsThirds.regions.size() == 3) {
+            summary.headAccuracy = report.regionsThirds.regions[0].counts.accuracy;
+            summary.mediumAccuracy = report.regionsThirds.regions[1].counts.accuracy;
+            summary.tailAccuracy = report.regionsThirds.regions[2].counts.accuracy;
+        }
+        if (!report.fhrPoints.empty()) {
+            double sum = 0;
+            for (const FhrPoint& point : report.fhrPoints) {
+                sum += point.split.rate;
+            }
+            summary.fhrAverage = sum / static_cast<double>(report.fhrPoints.size());
+        }
+        summary.ece = report.calibration.ece;
+        summary.meanUtility = report.meanUtility;
+        if (summary.classCount == 0) {
+            summary.classCount = static_cast<int>(report.classCount);
+        }
+        if (json.contains("train_seconds") && json["train_seconds"].is_number()) {
+            summary.trainSeconds = json["train_seconds"].get<double>();
+        }
+        if (json.contains("utility") && json["utility"].is_string()) {
+            summary.utility = json["utility"].get<std::string>();
+        }
+        if (json.contains("decision_rule") && json["decision_rule"].is_string()) {
+            summary.decisionRule = json["decision_rule"].get<std::string>();
+        }
+    } catch (const InputError& error) {
+        summary.problems.push_back(error.what());
+    } catch (const nlohmann::json::exception& error) {
+        summary.problems.push_back(folder.path(RunFolder::kReport) + ": incomplete report (" + error.what() + ")");
+    }
+}
+
+} // namespace
+
+RunSummary readRunSummary(const std::string& directory)
+{
+    RunSummary summary;
+    summary.directory = directory;
+    summary.folderName = fs::path(directory).filename().string();
+    if (summary.folderName.empty()) {
+        summary.folderName = fs::path(directory).parent_path().filename().string();
+    }
+    std::error_code ec;
+    if (!fs::is_directory(directory, ec)) {
+        summary.problems.push_back(directory + ": run folder not found");
+        return summary;
+    }
+    if (folderIsEmpty(directory)) {
+        return summary; // just created
+    }
+    const RunFolder folder(directory);
+    readConfig(folder, summary);
+    readStatus(folder, summary);
+    readManifest(folder, summary);
+    readReport(folder, summary);
+    summary.hasCheckpoint = folder.exists(RunFolder::kCheckpoint);
+    if (summary.name.empty()) {
+        summary.name = summary.folderName;
+    }
+    return summary;
+}
+
+std::vector<std::string> findRunFolders(const std::string& runsRoot)
+{
+    std::vector<std::string> folders;
+    std::error_code ec;
+    if (!fs::is_directory(runsRoot, ec)) {
+        return folders;
+    }
+    for (fs::directory_iterator it(runsRoot, fs::directory_options::skip_permission_denied, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        std::error_code entryError;
+        if (!it->is_directory(entryError)) {
+            continue;
+        }
+        const std::string directory = it->path().string();
+        bool isRun = folderIsEmpty(directory);
+        for (const char* file : kRunFiles) {
+            isRun = isRun || fs::exists(it->path() / file, entryError);
+        }
+        if (isRun) {
+            folders.push_back(directory);
+        }
+    }
+    std::sort(folders.begin(), folders.end());
+    return folders;
+}
+
+std::vector<EpochMetrics> readRunHistory(const std::string& directory)
+{
+    const RunFolder folder(directory);
+    std::vector<EpochMetrics> epochs;
+    const std::vector<nlohmann::json> lines = folder.readJsonLines(RunFolder::kMetrics);
+    epochs.reserve(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) {
+        try {
+            epochs.push_back(epochMetricsFromJson(lines[i]));
+        } catch (const nlohmann::json::exception& error) {
+            throw InputError(folder.path(RunFolder::kMetrics) + ": epoch record " + std::to_string(i + 1)
+                             + " is incomplete (" + error.what() + ")");
+        }
+    }
+    return epochs;
+}
+
+} // namespace lbd

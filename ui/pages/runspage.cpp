@@ -1,0 +1,571 @@
+#include "ui/pages/runspage.h"
+
+#include "core/infer/runexport.h"
+#include "ui/appsettings.h"
+#include "ui/runs/runcomparisonview.h"
+#include "ui/runs/runtablemodel.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFileSystemWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelection>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace lbd::ui {
+namespace {
+
+struct ScanResult {
+    std::vector<lbd::RunSummary> runs;
+    QString error;
+};
+
+struct ExportOutcome {
+    lbd::ExportedModel model;
+    QString error;
+};
+
+QString withSuffix(QString path, const QString& suffix)
+{
+    if (!path.isEmpty() && QFileInfo(path).suffix().compare(suffix, Qt::CaseInsensitive) != 0) {
+        path += QLatin1Char('.') + suffix;
+    }
+    return path;
+}
+
+QPushButton* makeButton(const QString& text, const QString& toolTip, const QString& objectName, QWidget* parent)
+{
+    auto* button = new QPushButton(text, parent);
+    button->setToolTip(toolTip);
+    button->setObjectName(objectName);
+    return button;
+}
+
+} // namespace
+
+RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::runsFolder())
+{
+    setObjectName(QStringLiteral("runsPage"));
+
+    m_folderLabel = new QLabel(this);
+    m_folderLabel->setObjectName(QStringLiteral("runsFolderLabel"));
+    m_folderLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_folderLabel->setToolTip(tr("The folder whose sub-folders are runs; new runs are created here."));
+    m_changeFolderButton = makeButton(tr("Change folder…"),
+                                      tr("Choose another runs folder: it is listed here and new runs are created in it."),
+                                      QStringLiteral("changeRunsFolderButton"), this);
+    m_refreshButton = makeButton(tr("Refresh"), tr("Read the runs folder again (it is also watched for new runs)."),
+                                 QStringLiteral("refreshRunsButton"), this);
+
+    m_model = new RunTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(RunTableModel::SortRole);
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("runsTable"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(RunTableModel::Created, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setToolTip(tr("Every run in the runs folder. Click a header to sort; double-click a run to open it; "
+                           "Ctrl+click or Shift+click to select runs to compare."));
+
+    m_openButton = makeButton(tr("Open"), tr("Show the selected run on every page (Training, Tail risk, Calibration, ...)."),
+                              QStringLiteral("openRunButton"), this);
+    m_compareButton = makeButton(tr("Compare"),
+                                 tr("Overlay the selected runs' test accuracy, tail accuracy and training objective per "
+                                    "epoch, and list their metrics side by side (select two or more)."),
+                                 QStringLiteral("compareRunsButton"), this);
+    m_csvButton = makeButton(tr("Save metrics as CSV…"),
+                             tr("Write the selected runs' metrics (every listed run when none is selected) as CSV: one "
+                                "row per run, accuracies and FHR as fractions in [0, 1]."),
+                             QStringLiteral("saveMetricsCsvButton"), this);
+    m_exportModelButton = makeButton(tr("Export model for Python…"),
+                                     tr("Write the selected run's weights (last checkpoint) as a torch.load-readable file "
+                                        "with class names and normalisation, like `lbd export RUN --out FILE`."),
+                                     QStringLiteral("exportModelButton"), this);
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("runsMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_comparison = new RunComparisonView(this);
+    m_pngButton = makeButton(tr("Save plots as PNG…"), tr("Save the comparison figure (three panels, legend) as a PNG image."),
+                             QStringLiteral("savePlotsPngButton"), this);
+    m_pdfButton = makeButton(tr("Save plots as PDF…"),
+                             tr("Save the comparison figure as a vector PDF, for a report."),
+                             QStringLiteral("savePlotsPdfButton"), this);
+
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    auto* folderRow = new QHBoxLayout;
+    folderRow->addWidget(m_folderLabel, 1);
+    folderRow->addWidget(m_changeFolderButton);
+    folderRow->addWidget(m_refreshButton);
+    topLayout->addLayout(folderRow);
+    topLayout->addWidget(m_table, 1);
+    auto* actionRow = new QHBoxLayout;
+    actionRow->addWidget(m_openButton);
+    actionRow->addWidget(m_compareButton);
+    actionRow->addWidget(m_csvButton);
+    actionRow->addWidget(m_exportModelButton);
+    actionRow->addStretch(1);
+    topLayout->addLayout(actionRow);
+    topLayout->addWidget(m_message);
+
+    auto* comparisonBox = new QGroupBox(tr("Comparison"), this);
+    auto* comparisonLayout = new QVBoxLayout(comparisonBox);
+    comparisonLayout->addWidget(m_comparison, 1);
+    auto* saveRow = new QHBoxLayout;
+    saveRow->addWidget(m_pngButton);
+    saveRow->addWidget(m_pdfButton);
+    saveRow->addStretch(1);
+    comparisonLayout->addLayout(saveRow);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(top);
+    splitter->addWidget(comparisonBox);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    m_watcher = new QFileSystemWatcher(this);
+    m_rescanTimer = new QTimer(this);
+    m_rescanTimer->setSingleShot(true);
+    m_rescanTimer->setInterval(400); // a new run writes several files at once: one scan for all
+    connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_rescanTimer, qOverload<>(&QTimer::start));
+    connect(m_rescanTimer, &QTimer::timeout, this, &RunsPage::refresh);
+
+    connect(m_changeFolderButton, &QPushButton::clicked, this, &RunsPage::chooseFolder);
+    connect(m_refreshButton, &QPushButton::clicked, this, &RunsPage::refresh);
+    connect(m_openButton, &QPushButton::clicked, this, &RunsPage::openSelected);
+    connect(m_compareButton, &QPushButton::clicked, this, [this] { compare(selectedRuns()); });
+    connect(m_csvButton, &QPushButton::clicked, this, &RunsPage::askSaveCsv);
+    connect(m_exportModelButton, &QPushButton::clicked, this, &RunsPage::askExportModel);
+    connect(m_pngButton, &QPushButton::clicked, this, [this] { askSavePlots(false); });
+    connect(m_pdfButton, &QPushButton::clicked, this, [this] { askSavePlots(true); });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.isValid()) {
+            selectRuns({m_proxy->data(index, RunTableModel::DirectoryRole).toString()});
+            openSelected();
+        }
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateButtons);
+
+    updateFolderLabel();
+    watchFolder();
+    updateButtons();
+}
+
+RunsPage::~RunsPage() = default;
+
+const std::vector<lbd::RunSummary>& RunsPage::runs() const
+{
+    return m_model->runs();
+}
+
+int RunsPage::rowOf(const QString& directory) const
+{
+    return m_model->rowOf(directory);
+}
+
+void RunsPage::setRunsFolder(const QString& folder)
+{
+    const QString cleaned = QDir::cleanPath(folder);
+    if (cleaned.isEmpty()) {
+        showMessage(tr("No runs folder given."), true);
+        return;
+    }
+    AppSettings::setRunsFolder(cleaned);
+    m_folder = cleaned;
+    ++m_scanGeneration; // a scan of the old folder still running is now stale
+    m_model->setRuns({});
+    m_comparison->clear();
+    updateFolderLabel();
+    watchFolder();
+    updateButtons();
+    refresh();
+}
+
+void RunsPage::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    // File > Runs folder in the main window changes the setting too.
+    const QString current = QDir::cleanPath(AppSettings::runsFolder());
+    if (current != QDir::cleanPath(m_folder)) {
+        setRunsFolder(current);
+    } else if (!m_scannedOnce) {
+        refresh();
+    }
+}
+
+void RunsPage::refresh()
+{
+    if (m_scanning) {
+        m_rescanPending = true;
+        return;
+    }
+    m_scanning = true;
+    const int generation = ++m_scanGeneration;
+    const std::string folder = m_folder.toStdString();
+    m_refreshButton->setEnabled(false);
+    watchFolder(); // the folder may have been created since
+    m_tasks.start<ScanResult>(
+        [folder] {
+            ScanResult result;
+            try {
+                for (const std::string& directory : lbd::findRunFolders(folder)) {
+                    result.runs.push_back(lbd::readRunSummary(directory));
+                }
+            } catch (const std::exception& error) {
+                result.error = QString::fromUtf8(error.what());
+            }
+            return result;
+        },
+        [this, generation](ScanResult& result) {
+            m_scanning = false;
+            m_refreshButton->setEnabled(true);
+            if (generation == m_scanGeneration) {
+                m_scannedOnce = true;
+                const QStringList selected = selectedRuns();
+                int damaged = 0;
+                for (const lbd::RunSummary& run : result.runs) {
+                    damaged += run.damaged() ? 1 : 0;
+                }
+                const int count = static_cast<int>(result.runs.size());
+                m_model->setRuns(std::move(result.runs));
+                m_model->setShownRun(m_shownRun);
+                m_table->resizeColumnsToContents();
+                selectRuns(selected);
+                if (!result.error.isEmpty()) {
+                    showMessage(tr("Could not read the runs folder %1: %2").arg(m_folder, result.error), true);
+                } else if (!QFileInfo(m_folder).isDir()) {
+                    showMessage(tr("The runs folder %1 does not exist yet; the first run you start creates it.").arg(m_folder),
+                                false);
+                } else if (count == 0) {
+                    showMessage(tr("No runs in %1 yet. Train one with Start, or choose another folder.").arg(m_folder), false);
+                } else if (damaged > 0) {
+                    showMessage(tr("%n run(s) listed; %1 damaged (see the Problems column).", nullptr, count).arg(damaged), true);
+                } else {
+                    showMessage(tr("%n run(s) listed.", nullptr, count), false);
+                }
+                updateButtons();
+                emit runsRefreshed();
+            }
+            if (m_rescanPending) {
+                m_rescanPending = false;
+                refresh();
+            }
+        });
+}
+
+QStringList RunsPage::selectedRuns() const
+{
+    QStringList directories;
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    for (const QModelIndex& index : rows) {
+        directories << m_proxy->data(index, RunTableModel::DirectoryRole).toString();
+    }
+    return directories;
+}
+
+void RunsPage::selectRuns(const QStringList& directories)
+{
+    QItemSelection selection;
+    for (const QString& directory : directories) {
+        const int row = m_model->rowOf(directory);
+        if (row >= 0) {
+            const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+            selection.select(index, index);
+        }
+    }
+    m_table->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    updateButtons();
+}
+
+void RunsPage::setShownRun(const QString& directory)
+{
+    m_shownRun = directory;
+    m_model->setShownRun(directory);
+}
+
+void RunsPage::openSelected()
+{
+    const QStringList selected = selectedRuns();
+    if (selected.size() != 1) {
+        showMessage(tr("Select one run to open."), true);
+        return;
+    }
+    const int row = m_model->rowOf(selected.first());
+    if (row < 0) {
+        return;
+    }
+    const lbd::RunSummary& run = m_model->run(row);
+    if (!QFileInfo(QDir(selected.first()).filePath(QStringLiteral("config.json"))).isFile()) {
+        showMessage(tr("Cannot open %1: it has no config.json (%2).")
+                        .arg(QString::fromStdString(run.folderName), RunTableModel::statusText(run)),
+                    true);
+        return;
+    }
+    emit openRequested(selected.first());
+}
+
+bool RunsPage::compare(const QStringList& directories)
+{
+    if (directories.size() < 2) {
+        showMessage(tr("Select two or more runs to compare (Ctrl+click or Shift+click rows)."), true);
+        return false;
+    }
+    const int generation = ++m_compareGeneration;
+    m_compareButton->setEnabled(false);
+    showMessage(tr("Reading the curves of %n run(s)…", nullptr, static_cast<int>(directories.size())), false);
+    m_tasks.start<std::vector<ComparedRun>>(
+        [directories] {
+            std::vector<ComparedRun> runs;
+            for (const QString& directory : directories) {
+                runs.push_back(loadComparedRun(directory));
+            }
+            return runs;
+        },
+        [this, generation](std::vector<ComparedRun>& runs) {
+            if (generation != m_compareGeneration) {
+                return;
+            }
+            QStringList problems;
+            for (const ComparedRun& run : runs) {
+                if (!run.error.isEmpty()) {
+                    problems << run.error;
+                }
+            }
+            const int count = static_cast<int>(runs.size());
+            m_comparison->setRuns(std::move(runs));
+            if (problems.isEmpty()) {
+                showMessage(tr("Comparing %n run(s).", nullptr, count), false);
+            } else {
+                showMessage(tr("Comparing %1 runs; without curves: %2").arg(count).arg(problems.join(QStringLiteral("; "))), true);
+            }
+            updateButtons();
+            emit comparisonReady();
+        });
+    return true;
+}
+
+bool RunsPage::savePlotsPng(const QString& path)
+{
+    QString error;
+    if (!m_comparison->savePng(path, &error)) {
+        showMessage(error, true);
+        return false;
+    }
+    showMessage(tr("Saved the comparison as %1.").arg(path), false);
+    return true;
+}
+
+bool RunsPage::savePlotsPdf(const QString& path)
+{
+    QString error;
+    if (!m_comparison->savePdf(path, &error)) {
+        showMessage(error, true);
+        return false;
+    }
+    showMessage(tr("Saved the comparison as %1.").arg(path), false);
+    return true;
+}
+
+std::vector<lbd::RunSummary> RunsPage::runsForCsv() const
+{
+    const QStringList selected = selectedRuns();
+    std::vector<lbd::RunSummary> runs;
+    // In the table's (sorted) order.
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+        const QString directory = m_proxy->data(m_proxy->index(row, 0), RunTableModel::DirectoryRole).toString();
+        if (selected.isEmpty() || selected.contains(directory)) {
+            runs.push_back(m_model->run(m_model->rowOf(directory)));
+        }
+    }
+    return runs;
+}
+
+bool RunsPage::saveMetricsCsv(const QString& path)
+{
+    const std::vector<lbd::RunSummary> runs = runsForCsv();
+    if (runs.empty()) {
+        showMessage(tr("No runs to save: the runs folder lists none."), true);
+        return false;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text) || file.write(runsToCsv(runs).toUtf8()) < 0 || !file.commit()) {
+        showMessage(tr("Could not write %1: %2").arg(path, file.errorString()), true);
+        return false;
+    }
+    showMessage(tr("Saved the metrics of %n run(s) to %1.", nullptr, static_cast<int>(runs.size())).arg(path), false);
+    return true;
+}
+
+void RunsPage::exportModel(const QString& runDirectory, const QString& outFile)
+{
+    if (m_exporting) {
+        showMessage(tr("A model export is already running."), true);
+        return;
+    }
+    if (outFile.isEmpty()) {
+        showMessage(tr("No output file given for the model."), true);
+        emit modelExportFailed(lastMessage());
+        return;
+    }
+    m_exporting = true;
+    updateButtons();
+    showMessage(tr("Exporting the model of %1 to %2…").arg(QFileInfo(runDirectory).fileName(), outFile), false);
+    const std::string run = runDirectory.toStdString();
+    const std::string out = outFile.toStdString();
+    m_tasks.start<ExportOutcome>(
+        [run, out] {
+            ExportOutcome outcome;
+            try {
+                outcome.model = lbd::exportRunForPython(run, out);
+            } catch (const std::exception& error) {
+                outcome.error = QString::fromUtf8(error.what());
+            }
+            return outcome;
+        },
+        [this, outFile](ExportOutcome& outcome) {
+            m_exporting = false;
+            updateButtons();
+            if (!outcome.error.isEmpty()) {
+                showMessage(tr("The model was not exported: %1").arg(outcome.error), true);
+                emit modelExportFailed(outcome.error);
+                return;
+            }
+            const lbd::ExportedModel& model = outcome.model;
+            showMessage(tr("Wrote %1: %2 with M = %3 particles, %4 classes, %5 tensors (%6 numbers), weights of epoch %7. "
+                           "In Python: d = torch.load('%1'); d['state_dict'], d['class_names']")
+                            .arg(outFile, QString::fromStdString(model.arch))
+                            .arg(model.particles)
+                            .arg(model.classNames.size())
+                            .arg(model.tensorCount)
+                            .arg(model.parameterCount)
+                            .arg(model.epoch),
+                        false);
+            emit modelExported(outFile);
+        });
+}
+
+QString RunsPage::lastMessage() const
+{
+    return m_message->text();
+}
+
+void RunsPage::showMessage(const QString& text, bool error)
+{
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #b01e1e;") : QString());
+}
+
+void RunsPage::updateButtons()
+{
+    const QStringList selected = selectedRuns();
+    bool canExport = false;
+    if (selected.size() == 1) {
+        const int row = m_model->rowOf(selected.first());
+        canExport = row >= 0 && m_model->run(row).hasCheckpoint;
+    }
+    m_openButton->setEnabled(selected.size() == 1);
+    m_compareButton->setEnabled(selected.size() >= 2);
+    m_csvButton->setEnabled(m_model->rowCount() > 0);
+    m_exportModelButton->setEnabled(canExport && !m_exporting);
+    m_exportModelButton->setToolTip(canExport || selected.size() != 1
+                                        ? tr("Write the selected run's weights (last checkpoint) as a torch.load-readable "
+                                             "file with class names and normalisation, like `lbd export RUN --out FILE`.")
+                                        : tr("The selected run has no checkpoint yet (it has not finished an epoch)."));
+    m_pngButton->setEnabled(!m_comparison->runs().empty());
+    m_pdfButton->setEnabled(!m_comparison->runs().empty());
+}
+
+void RunsPage::updateFolderLabel()
+{
+    m_folderLabel->setText(tr("Runs folder: %1").arg(QDir::toNativeSeparators(m_folder)));
+}
+
+void RunsPage::watchFolder()
+{
+    const QStringList watched = m_watcher->directories();
+    if (watched.size() == 1 && watched.first() == m_folder) {
+        return;
+    }
+    if (!watched.isEmpty()) {
+        m_watcher->removePaths(watched);
+    }
+    if (QFileInfo(m_folder).isDir()) {
+        m_watcher->addPath(m_folder);
+    }
+}
+
+void RunsPage::chooseFolder()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Runs folder"), m_folder);
+    if (!folder.isEmpty()) {
+        setRunsFolder(folder);
+    }
+}
+
+void RunsPage::askSavePlots(bool pdf)
+{
+    const QString suffix = pdf ? QStringLiteral("pdf") : QStringLiteral("png");
+    const QString path = withSuffix(
+        QFileDialog::getSaveFileName(this, pdf ? tr("Save the comparison as PDF") : tr("Save the comparison as PNG"),
+                                     QDir(m_folder).filePath(QStringLiteral("run-comparison.") + suffix),
+                                     pdf ? tr("PDF document (*.pdf)") : tr("PNG image (*.png)")),
+        suffix);
+    if (!path.isEmpty()) {
+        pdf ? savePlotsPdf(path) : savePlotsPng(path);
+    }
+}
+
+void RunsPage::askSaveCsv()
+{
+    const QString path = withSuffix(QFileDialog::getSaveFileName(this, tr("Save the runs' metrics as CSV"),
+                                                                 QDir(m_folder).filePath(QStringLiteral("runs.csv")),
+                                                                 tr("CSV table (*.csv)")),
+                                    QStringLiteral("csv"));
+    if (!path.isEmpty()) {
+        saveMetricsCsv(path);
+    }
+}
+
+void RunsPage::askExportModel()
+{
+    const QStringList selected = selectedRuns();
+    if (selected.size() != 1) {
+        showMessage(tr("Select one run whose model to export."), true);
+        return;
+    }
+    const QString name = QFileInfo(selected.first()).fileName();
+    const QString path = withSuffix(QFileDialog::getSaveFileName(this, tr("Export the model for Python"),
+                                                                 QDir(m_folder).filePath(name + QStringLiteral("-model.pt")),
+                                                                 tr("PyTorch file (*.pt)")),
+                                    QStringLiteral("pt"));
+    if (!path.isEmpty()) {
+        exportModel(selected.first(), path);
+    }
+}
+
+} // namespace lbd::ui

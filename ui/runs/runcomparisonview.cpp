@@ -1,0 +1,351 @@
+#include "ui/runs/runcomparisonview.h"
+
+#include "ui/widgets/throttledplot.h"
+
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QSplitter>
+#include <QTableWidget>
+
+#include <functional>
+#include <map>
+#include <optional>
+
+namespace lbd::ui {
+namespace {
+
+QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+
+QColor runColor(int index)
+{
+    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
+                                     QColor(0x94, 0x67, 0xbd), QColor(0xff, 0x7f, 0x0e), QColor(0x8c, 0x56, 0x4b),
+                                     QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf), QColor(0x7f, 0x7f, 0x7f),
+                                     QColor(0xbc, 0xbd, 0x22)};
+    return palette[index % 10];
+}
+
+Qt::PenStyle runPenStyle(int index)
+{
+    // After ten runs the colours repeat; the dash pattern keeps the lines apart.
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+    return styles[(index / 10) % 4];
+}
+
+QString percent(double fraction) { return QStringLiteral("%1 %").arg(100.0 * fraction, 0, 'f', 2); }
+
+QString optionalPercent(const std::optional<double>& value) { return value ? percent(*value) : QStringLiteral("—"); }
+
+// One row of the side-by-side table: how to show it and which way is better (for the bold mark).
+struct MetricRow {
+    QString title;
+    QString toolTip;
+    std::function<QString(const ComparedRun&)> text;
+    std::function<std::optional<double>(const ComparedRun&)> value; // for "best"; empty = no ranking
+    int better = 0;                                                  // +1 higher is better, -1 lower
+};
+
+std::vector<MetricRow> metricRows()
+{
+    const auto none = [](const ComparedRun&) { return std::optional<double>(); };
+    return {
+        {QObject::tr("Status"), QObject::tr("The run's state, or 'damaged' when a run file is unreadable."),
+         [](const ComparedRun& r) { return fromStd(r.summary.state) + (r.summary.damaged() ? QObject::tr(" (damaged)") : QString()); },
+         none, 0},
+        {QObject::tr("Data set"), QObject::tr("The data set the run trained on."),
+         [](const ComparedRun& r) { return fromStd(r.summary.dataset); }, none, 0},
+        {QObject::tr("Model"), QObject::tr("The particle network's architecture."),
+         [](const ComparedRun& r) { return fromStd(r.summary.model); }, none, 0},
+        {QObject::tr("M (particles)"), QObject::tr("Number of particles of the LBD ensemble."),
+         [](const ComparedRun& r) { return QString::number(r.summary.particles); }, none, 0},
+        {QObject::tr("Epochs"), QObject::tr("Epochs completed / planned."),
+         [](const ComparedRun& r) { return QStringLiteral("%1/%2").arg(r.summary.epochsDone).arg(r.summary.epochs); }, none, 0},
+        {QObject::tr("Device"), QObject::tr("Where the run trained."),
+         [](const ComparedRun& r) { return fromStd(r.summary.device); }, none, 0},
+        {QObject::tr("Decision rule"), QObject::tr("How the run decides: argmax, the LBD rule, or expected utility."),
+         [](const ComparedRun& r) { return fromStd(r.summary.decisionRule); }, none, 0},
+        {QObject::tr("Utility matrix"), QObject::tr("The utility matrix U the run trained and decided with."),
+         [](const ComparedRun& r) { return fromStd(r.summary.utility); }, none, 0},
+        {QObject::tr("Accuracy"), QObject::tr("Final test accuracy under the run's rule (report.json)."),
+         [](const ComparedRun& r) { return optionalPercent(r.summary.accuracy); },
+         [](const ComparedRun& r) { return r.summary.accuracy; }, +1},
+        {QObject::tr("Head accuracy"), QObject::tr("Test accuracy on the head third of the classes."),
+         [](const ComparedRun& r) { return optionalPercent(r.summary.headAccuracy); },
+         [](const ComparedRun& r) { return r.summary.headAccuracy; }, +1},
+        {QObject::tr("Medium accuracy"), QObject::tr("Test accuracy on the medium third of the classes."),
+         [](const ComparedRun& r) { return optionalPercent(r.summary.mediumAccuracy); },
+         [](const ComparedRun& r) { return r.summary.mediumAccuracy; }, +1},
+        {QObject::tr("Tail accuracy"), QObject::tr("Test accuracy on the tail third of the classes (the rarest)."),
+         [](const ComparedRun& r) { return optionalPercent(r.summary.tailAccuracy); },
+         [](const ComparedRun& r) { return r.summary.tailAccuracy; }, +1},
+        {QObject::tr("FHR avg"),
+         QObject::tr("False Head Rate averaged over the paper's tail ratios 25 / 50 / 75 %: tail images decided as head. Lower is better."),
+         [](const ComparedRun& r) { return optionalPercent(r.summary.fhrAverage); },
+         [](const ComparedRun& r) { return r.summary.fhrAverage; }, -1},
+        {QObject::tr("ECE"), QObject::tr("Expected calibration error (15 bins). Lower is better."),
+         [](const ComparedRun& r) { return r.summary.ece ? QString::number(*r.summary.ece, 'f', 4) : QStringLiteral("—"); },
+         [](const ComparedRun& r) { return r.summary.ece; }, -1},
+        {QObject::tr("Mean utility"), QObject::tr("Mean U[true class, decision] over the test set under the run's matrix."),
+         [](const ComparedRun& r) {
+             return r.summary.meanUtility ? QString::number(*r.summary.meanUtility, 'f', 4) : QStringLiteral("—");
+         },
+         [](const ComparedRun& r) { return r.summary.meanUtility; }, +1},
+        {QObject::tr("Best accuracy (epoch)"), QObject::tr("The highest test accuracy at any evaluation epoch."),
+         [](const ComparedRun& r) {
+             if (r.accuracy.isEmpty()) {
+                 return QStringLiteral("—");
+             }
+             int best = 0;
+             for (int i = 1; i < r.accuracy.size(); ++i) {
+                 best = r.accuracy[i] > r.accuracy[best] ? i : best;
+             }
+             return QStringLiteral("%1 % (%2)").arg(r.accuracy[best], 0, 'f', 2).arg(r.evalEpochs[best]);
+         },
+         none, 0},
+        {QObject::tr("Final training loss"), QObject::tr("The training objective L, mean over the last epoch."),
+         [](const ComparedRun& r) { return r.loss.isEmpty() ? QStringLiteral("—") : QString::number(r.loss.last(), 'f', 4); },
+         none, 0},
+        {QObject::tr("Training time"), QObject::tr("Wall-clock seconds of training (report.json)."),
+         [](const ComparedRun& r) {
+             return r.summary.trainSeconds ? QStringLiteral("%1 s").arg(*r.summary.trainSeconds, 0, 'f', 1) : QStringLiteral("—");
+         },
+         none, 0},
+        {QObject::tr("Folder"), QObject::tr("The run folder."),
+         [](const ComparedRun& r) { return fromStd(r.summary.folderName); }, none, 0},
+    };
+}
+
+} // namespace
+
+ComparedRun loadComparedRun(const QString& directory)
+{
+    ComparedRun run;
+    run.summary = lbd::readRunSummary(directory.toStdString());
+    try {
+        for (const lbd::EpochMetrics& epoch : lbd::readRunHistory(directory.toStdString())) {
+            run.epochs << epoch.epoch;
+            run.loss << epoch.objective.total;
+            if (epoch.evaluation) {
+                run.evalEpochs << epoch.epoch;
+                run.accuracy << 100.0 * epoch.evaluation->overall.accuracy;
+                const auto& regions = epoch.evaluation->regionsThirds.regions;
+                run.tailAccuracy << (regions.size() == 3 ? 100.0 * regions[2].counts.accuracy : 0.0);
+            }
+        }
+    } catch (const std::exception& error) {
+        run.evalEpochs.clear();
+        run.accuracy.clear();
+        run.tailAccuracy.clear();
+        run.epochs.clear();
+        run.loss.clear();
+        run.error = QString::fromUtf8(error.what());
+    }
+    return run;
+}
+
+RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)
+{
+    m_plot = new ThrottledPlot(this);
+    m_plot->setObjectName(QStringLiteral("runComparisonPlot"));
+    m_plot->setMinimumSize(600, 260);
+    m_plot->setToolTip(tr("Every compared run in its own colour. Drag to pan, wheel to zoom, double-click to fit, "
+                          "right-click to export a PNG."));
+
+    // Title row, a row of three titled panels, and the legend under them.
+    QCPLayoutGrid* layout = m_plot->plotLayout();
+    QCPAxisRect* first = m_plot->axisRect();
+    layout->take(first);
+    layout->simplify();
+    QFont titleFont = font();
+    titleFont.setPointSize(11);
+    titleFont.setBold(true);
+    m_title = new QCPTextElement(m_plot, tr("Run comparison: select two or more runs and press Compare"), titleFont);
+    layout->addElement(0, 0, m_title);
+    auto* panels = new QCPLayoutGrid;
+    layout->addElement(1, 0, panels);
+    auto* margins = new QCPMarginGroup(m_plot);
+    const QString titles[3] = {tr("Test accuracy"), tr("Tail accuracy (tail third of the classes)"),
+                               tr("Training objective")};
+    const QString yLabels[3] = {tr("accuracy (%)"), tr("tail accuracy (%)"), tr("objective L (epoch mean, nats)")};
+    QFont panelFont = font();
+    panelFont.setBold(true);
+    for (int i = 0; i < 3; ++i) {
+        auto* column = new QCPLayoutGrid;
+        panels->addElement(0, i, column);
+        column->addElement(0, 0, new QCPTextElement(m_plot, titles[i], panelFont));
+        QCPAxisRect* rect = i == 0 ? first : new QCPAxisRect(m_plot);
+        column->addElement(1, 0, rect);
+        column->setRowStretchFactor(0, 0.001);
+        rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
+        rect->axis(QCPAxis::atBottom)->setLabel(i == 2 ? tr("epoch") : tr("epoch (evaluations)"));
+        rect->axis(QCPAxis::atLeft)->setLabel(yLabels[i]);
+        rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+        rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+        m_rects[i] = rect;
+    }
+    m_plot->setFixedRange(m_rects[0]->axis(QCPAxis::atLeft), 0, 100);
+    m_plot->setFixedRange(m_rects[1]->axis(QCPAxis::atLeft), 0, 100);
+
+    first->insetLayout()->take(m_plot->legend);
+    auto* legendRow = new QCPLayoutGrid;
+    layout->addElement(2, 0, legendRow);
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    m_plot->legend->setWrap(4);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setBrush(Qt::NoBrush);
+    legendRow->setMargins(QMargins(0, 0, 0, 0));
+    layout->setRowStretchFactor(0, 0.001);
+    layout->setRowStretchFactor(2, 0.001);
+
+    m_table = new QTableWidget(this);
+    m_table->setObjectName(QStringLiteral("runComparisonTable"));
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setToolTip(tr("The compared runs side by side; the best value of each ranked metric is in bold."));
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(m_plot);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    auto* box = new QHBoxLayout(this);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->addWidget(splitter);
+    rebuildTable();
+}
+
+void RunComparisonView::clear()
+{
+    setRuns({});
+}
+
+void RunComparisonView::setRuns(std::vector<ComparedRun> runs)
+{
+    std::map<std::string, int> nameCount;
+    for (const ComparedRun& run : runs) {
+        ++nameCount[run.summary.name];
+    }
+    for (ComparedRun& run : runs) {
+        const bool unique = !run.summary.name.empty() && nameCount[run.summary.name] == 1;
+        run.label = fromStd(unique ? run.summary.name : run.summary.folderName);
+    }
+    m_runs = std::move(runs);
+    rebuildPlot();
+    rebuildTable();
+}
+
+void RunComparisonView::rebuildPlot()
+{
+    m_plot->clearGraphs();
+    m_title->setText(m_runs.empty() ? tr("Run comparison: select two or more runs and press Compare")
+                                    : tr("Run comparison (%1 runs)").arg(m_runs.size()));
+    for (size_t i = 0; i < m_runs.size(); ++i) {
+        const ComparedRun& run = m_runs[i];
+        QPen pen(runColor(static_cast<int>(i)), 2.0, runPenStyle(static_cast<int>(i)));
+        const QString name = run.error.isEmpty() ? run.label : tr("%1 (no curves: metrics.jsonl unreadable)").arg(run.label);
+        for (int panel = 0; panel < 3; ++panel) {
+            QCPAxisRect* rect = m_rects[panel];
+            QCPGraph* graph = m_plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            graph->setPen(pen);
+            graph->setName(name);
+            if (panel == 0) {
+                graph->setData(run.evalEpochs, run.accuracy, true);
+            } else if (panel == 1) {
+                graph->setData(run.evalEpochs, run.tailAccuracy, true);
+            } else {
+                graph->setData(run.epochs, run.loss, true);
+            }
+            if (panel < 2) {
+                graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen.color(), pen.color(), 5));
+            } else {
+                graph->removeFromLegend(); // one legend entry per run
+            }
+            if (panel == 1) {
+                graph->removeFromLegend();
+            }
+        }
+    }
+    m_plot->fitToData();
+    // Single-epoch runs: give the epoch axes some width.
+    for (QCPAxisRect* rect : m_rects) {
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        if (x->range().size() < 1) {
+            x->setRange(x->range().center() - 1, x->range().center() + 1);
+        }
+    }
+    m_plot->replot();
+}
+
+void RunComparisonView::rebuildTable()
+{
+    const std::vector<MetricRow> rows = metricRows();
+    m_table->clear();
+    m_table->setRowCount(static_cast<int>(rows.size()));
+    m_table->setColumnCount(static_cast<int>(m_runs.size()));
+    for (size_t c = 0; c < m_runs.size(); ++c) {
+        auto* header = new QTableWidgetItem(m_runs[c].label);
+        header->setForeground(runColor(static_cast<int>(c)));
+        header->setToolTip(fromStd(m_runs[c].summary.directory)
+                           + (m_runs[c].error.isEmpty() ? QString() : QStringLiteral("\n") + m_runs[c].error));
+        m_table->setHorizontalHeaderItem(static_cast<int>(c), header);
+    }
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const MetricRow& row = rows[r];
+        auto* header = new QTableWidgetItem(row.title);
+        header->setToolTip(row.toolTip);
+        m_table->setVerticalHeaderItem(static_cast<int>(r), header);
+        std::optional<double> best;
+        if (row.better != 0) {
+            for (const ComparedRun& run : m_runs) {
+                const auto value = row.value(run);
+                if (value && (!best || (row.better > 0 ? *value > *best : *value < *best))) {
+                    best = value;
+                }
+            }
+        }
+        for (size_t c = 0; c < m_runs.size(); ++c) {
+            auto* item = new QTableWidgetItem(row.text(m_runs[c]));
+            item->setToolTip(row.toolTip);
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            const auto value = row.better != 0 ? row.value(m_runs[c]) : std::nullopt;
+            if (m_runs.size() > 1 && best && value && *value == *best) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            m_table->setItem(static_cast<int>(r), static_cast<int>(c), item);
+        }
+    }
+}
+
+bool RunComparisonView::savePng(const QString& path, QString* error)
+{
+    if (m_runs.empty()) {
+        *error = tr("Nothing to save: compare two or more runs first.");
+        return false;
+    }
+    if (!m_plot->savePng(path, kExportWidth, kExportHeight) || QFileInfo(path).size() == 0) {
+        *error = tr("Could not write the PNG %1 (is the folder writable?).").arg(path);
+        return false;
+    }
+    return true;
+}
+
+bool RunComparisonView::savePdf(const QString& path, QString* error)
+{
+    if (m_runs.empty()) {
+        *error = tr("Nothing to save: compare two or more runs first.");
+        return false;
+    }
+    if (!m_plot->savePdf(path, kExportWidth, kExportHeight, QCP::epAllowCosmetic, tr("LBD Studio"), tr("Run comparison"))
+        || QFileInfo(path).size() == 0) {
+        *error = tr("Could not write the PDF %1 (is the folder writable?).").arg(path);
+        return false;
+    }
+    return true;
+}
+
+} // namespace lbd::ui

@@ -1,0 +1,74 @@
+#pragma once
+// The comparison of two or more runs: one figure of three panels (test accuracy and tail
+// accuracy at every evaluation epoch, the training objective at every epoch), one line per run
+// in the same colour across panels with the run names as legend, and a table with the runs side
+// by side (metrics as rows). The figure saves as PNG or PDF for a report.
+#include <QString>
+#include <QVector>
+#include <QWidget>
+
+#include <vector>
+
+#include "core/train/runsummary.h"
+
+class QCPAxisRect;
+class QCPTextElement;
+class QTableWidget;
+
+namespace lbd::ui {
+
+class ThrottledPlot;
+
+// One run's curves, read from its metrics.jsonl; loadComparedRun touches no widget, so it runs
+// on a worker thread.
+struct ComparedRun {
+    lbd::RunSummary summary;
+    QString label;                // legend and column title, unique among the compared runs
+    QVector<double> evalEpochs;   // epochs with a test evaluation
+    QVector<double> accuracy;     // overall test accuracy there, %
+    QVector<double> tailAccuracy; // tail-third accuracy there, %
+    QVector<double> epochs;       // every finished epoch
+    QVector<double> loss;         // the training objective L, mean over the epoch
+    QString error;                // why there are no curves (metrics.jsonl damaged)
+};
+ComparedRun loadComparedRun(const QString& directory);
+
+class RunComparisonView final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RunComparisonView)
+
+public:
+    explicit RunComparisonView(QWidget* parent = nullptr);
+
+    // Replaces what is shown; labels are made unique here (the run's name, or its folder when
+    // two runs share a name).
+    void setRuns(std::vector<ComparedRun> runs);
+    void clear();
+
+    const std::vector<ComparedRun>& runs() const { return m_runs; }
+    ThrottledPlot* plot() const { return m_plot; }
+    QTableWidget* table() const { return m_table; }
+    QCPAxisRect* accuracyRect() const { return m_rects[0]; }
+    QCPAxisRect* tailRect() const { return m_rects[1]; }
+    QCPAxisRect* lossRect() const { return m_rects[2]; }
+
+    // The figure at a fixed report size; false with *error set when nothing is compared or the
+    // file cannot be written.
+    bool savePng(const QString& path, QString* error);
+    bool savePdf(const QString& path, QString* error);
+
+    static constexpr int kExportWidth = 1600;
+    static constexpr int kExportHeight = 560;
+
+private:
+    void rebuildPlot();
+    void rebuildTable();
+
+    ThrottledPlot* m_plot = nullptr;
+    QCPTextElement* m_title = nullptr;
+    QCPAxisRect* m_rects[3] = {nullptr, nullptr, nullptr};
+    QTableWidget* m_table = nullptr;
+    std::vector<ComparedRun> m_runs;
+};
+
+} // namespace lbd::ui

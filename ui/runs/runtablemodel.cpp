@@ -1,0 +1,315 @@
+#include "ui/runs/runtablemodel.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QDateTime>
+#include <QDir>
+#include <QFont>
+#include <QLocale>
+
+#include <limits>
+#include <optional>
+
+namespace lbd::ui {
+namespace {
+
+QString fromStd(const std::string& text) { return QString::fromStdString(text); }
+
+QString percentText(const std::optional<double>& value)
+{
+    return value ? QStringLiteral("%1 %").arg(100.0 * *value, 0, 'f', 2) : QStringLiteral("—");
+}
+
+QVariant optionalValue(const std::optional<double>& value)
+{
+    // Runs without a value sort below every run that has one.
+    return value ? QVariant(*value) : QVariant(-std::numeric_limits<double>::infinity());
+}
+
+QDateTime createdTime(const lbd::RunSummary& run)
+{
+    return QDateTime::fromString(fromStd(run.created), Qt::ISODate);
+}
+
+QString columnTitle(int column)
+{
+    switch (column) {
+    case RunTableModel::Name: return QObject::tr("Name");
+    case RunTableModel::Status: return QObject::tr("Status");
+    case RunTableModel::Dataset: return QObject::tr("Data set");
+    case RunTableModel::Model: return QObject::tr("Model");
+    case RunTableModel::Particles: return QObject::tr("M");
+    case RunTableModel::Epochs: return QObject::tr("Epochs");
+    case RunTableModel::Device: return QObject::tr("Device");
+    case RunTableModel::Created: return QObject::tr("Created");
+    case RunTableModel::Accuracy: return QObject::tr("Accuracy");
+    case RunTableModel::HeadAccuracy: return QObject::tr("Head");
+    case RunTableModel::MediumAccuracy: return QObject::tr("Med");
+    case RunTableModel::TailAccuracy: return QObject::tr("Tail");
+    case RunTableModel::FhrAverage: return QObject::tr("FHR avg");
+    case RunTableModel::Ece: return QObject::tr("ECE");
+    case RunTableModel::Folder: return QObject::tr("Folder");
+    case RunTableModel::Problems: return QObject::tr("Problems");
+    }
+    return {};
+}
+
+QString columnToolTip(int column)
+{
+    switch (column) {
+    case RunTableModel::Name: return QObject::tr("The run's name from its config.json.");
+    case RunTableModel::Status:
+        return QObject::tr("created (no status yet), running, finished, stopped (by request; last checkpoint kept), "
+                           "failed (with the reason), or damaged (a run file is missing or unreadable).");
+    case RunTableModel::Dataset: return QObject::tr("The data set the run trained on (run.json).");
+    case RunTableModel::Model: return QObject::tr("The particle network's architecture.");
+    case RunTableModel::Particles: return QObject::tr("M: the number of particles (ensemble members) of the LBD ensemble.");
+    case RunTableModel::Epochs: return QObject::tr("Epochs completed / planned.");
+    case RunTableModel::Device: return QObject::tr("Where the run trained.");
+    case RunTableModel::Created: return QObject::tr("When training started (local time).");
+    case RunTableModel::Accuracy:
+        return QObject::tr("Test accuracy of the final evaluation, decided by the run's rule under its utility matrix (report.json).");
+    case RunTableModel::HeadAccuracy: return QObject::tr("Test accuracy on the head third of the classes (by class index).");
+    case RunTableModel::MediumAccuracy: return QObject::tr("Test accuracy on the medium third of the classes.");
+    case RunTableModel::TailAccuracy: return QObject::tr("Test accuracy on the tail third of the classes (the rarest).");
+    case RunTableModel::FhrAverage:
+        return QObject::tr("False Head Rate: the share of tail images decided as a head class, averaged over the paper's "
+                           "three splits (tail ratio 25 / 50 / 75 %). Lower is better.");
+    case RunTableModel::Ece:
+        return QObject::tr("Expected calibration error of the ensemble's confidence max pbar (15 bins). Lower is better.");
+    case RunTableModel::Folder: return QObject::tr("The run folder's name under the runs folder.");
+    case RunTableModel::Problems: return QObject::tr("Run files that are missing or damaged.");
+    }
+    return {};
+}
+
+} // namespace
+
+RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunTableModel::setRuns(std::vector<lbd::RunSummary> runs)
+{
+    beginResetModel();
+    m_runs = std::move(runs);
+    endResetModel();
+}
+
+int RunTableModel::rowOf(const QString& directory) const
+{
+    const QString wanted = QDir::cleanPath(directory);
+    for (size_t i = 0; i < m_runs.size(); ++i) {
+        if (QDir::cleanPath(fromStd(m_runs[i].directory)) == wanted) {
+            return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
+void RunTableModel::setShownRun(const QString& directory)
+{
+    m_shownRun = QDir::cleanPath(directory);
+    if (!m_runs.empty()) {
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::FontRole});
+    }
+}
+
+int RunTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
+}
+
+int RunTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString RunTableModel::statusText(const lbd::RunSummary& run)
+{
+    QString state = fromStd(run.state);
+    if (run.state == "failed" && !run.statusMessage.empty()) {
+        state += QStringLiteral(": ") + fromStd(run.statusMessage);
+    }
+    return run.damaged() ? QObject::tr("damaged (%1)").arg(state) : state;
+}
+
+QStringList RunTableModel::problemTexts(const lbd::RunSummary& run)
+{
+    QStringList texts;
+    const QString prefix = QDir::cleanPath(fromStd(run.directory)) + QLatin1Char('/');
+    for (const std::string& problem : run.problems) {
+        QString text = fromStd(problem);
+        if (text.startsWith(prefix)) {
+            text = text.mid(prefix.size());
+        }
+        texts << text;
+    }
+    return texts;
+}
+
+QVariant RunTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount()) {
+        return {};
+    }
+    const lbd::RunSummary& run = m_runs[static_cast<size_t>(index.row())];
+    const int column = index.column();
+    if (role == DirectoryRole) {
+        return fromStd(run.directory);
+    }
+    if (role == Qt::FontRole) {
+        if (!m_shownRun.isEmpty() && QDir::cleanPath(fromStd(run.directory)) == m_shownRun) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    }
+    if (role == Qt::ForegroundRole) {
+        if (run.damaged() && (column == Status || column == Problems)) {
+            return QBrush(QColor(0xb0, 0x1e, 0x1e));
+        }
+        if (run.state == "failed" && column == Status) {
+            return QBrush(QColor(0xb0, 0x1e, 0x1e));
+        }
+        return {};
+    }
+    if (role == Qt::TextAlignmentRole) {
+        return column >= Particles && column <= Epochs || column >= Accuracy && column <= Ece
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (column) {
+        case Status:
+        case Problems: {
+            QStringList lines;
+            lines << tr("Status: %1").arg(statusText(run));
+            for (const QString& problem : problemTexts(run)) {
+                lines << tr("Problem: %1").arg(problem);
+            }
+            return lines.join(QLatin1Char('\n'));
+        }
+        case Folder:
+        case Name: return fromStd(run.directory);
+        default: return columnToolTip(column);
+        }
+    }
+    if (role == Qt::DisplayRole) {
+        switch (column) {
+        case Name: return fromStd(run.name);
+        case Status: return statusText(run);
+        case Dataset: return fromStd(run.dataset);
+        case Model: return fromStd(run.model);
+        case Particles: return run.particles > 0 ? QString::number(run.particles) : QStringLiteral("—");
+        case Epochs: return run.epochs > 0 ? QStringLiteral("%1/%2").arg(run.epochsDone).arg(run.epochs) : QStringLiteral("—");
+        case Device: return fromStd(run.device);
+        case Created: {
+            const QDateTime time = createdTime(run);
+            return time.isValid() ? QLocale().toString(time.toLocalTime(), QStringLiteral("yyyy-MM-dd HH:mm")) : QString();
+        }
+        case Accuracy: return percentText(run.accuracy);
+        case HeadAccuracy: return percentText(run.headAccuracy);
+        case MediumAccuracy: return percentText(run.mediumAccuracy);
+        case TailAccuracy: return percentText(run.tailAccuracy);
+        case FhrAverage: return percentText(run.fhrAverage);
+        case Ece: return run.ece ? QString::number(*run.ece, 'f', 4) : QStringLiteral("—");
+        case Folder: return fromStd(run.folderName);
+        case Problems: return problemTexts(run).join(QStringLiteral("; "));
+        }
+        return {};
+    }
+    if (role == SortRole) {
+        switch (column) {
+        case Name: return fromStd(run.name).toLower();
+        case Status: return statusText(run);
+        case Dataset: return fromStd(run.dataset);
+        case Model: return fromStd(run.model);
+        case Particles: return run.particles;
+        case Epochs: return run.epochsDone;
+        case Device: return fromStd(run.device);
+        case Created: return createdTime(run).toMSecsSinceEpoch();
+        case Accuracy: return optionalValue(run.accuracy);
+        case HeadAccuracy: return optionalValue(run.headAccuracy);
+        case MediumAccuracy: return optionalValue(run.mediumAccuracy);
+        case TailAccuracy: return optionalValue(run.tailAccuracy);
+        case FhrAverage: return optionalValue(run.fhrAverage);
+        case Ece: return optionalValue(run.ece);
+        case Folder: return fromStd(run.folderName);
+        case Problems: return static_cast<int>(run.problems.size());
+        }
+    }
+    return {};
+}
+
+QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal) {
+        return QAbstractTableModel::headerData(section, orientation, role);
+    }
+    if (role == Qt::DisplayRole) {
+        return columnTitle(section);
+    }
+    if (role == Qt::ToolTipRole) {
+        return columnToolTip(section);
+    }
+    return {};
+}
+
+QString csvField(const QString& text)
+{
+    if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n'))
+        || text.contains(QLatin1Char('\r'))) {
+        QString quoted = text;
+        quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        return QLatin1Char('"') + quoted + QLatin1Char('"');
+    }
+    return text;
+}
+
+QString runsToCsv(const std::vector<lbd::RunSummary>& runs)
+{
+    const auto number = [](const std::optional<double>& value) {
+        return value ? QString::number(*value, 'g', 10) : QString();
+    };
+    const QStringList header = {QStringLiteral("name"),          QStringLiteral("folder"),        QStringLiteral("status"),
+                                QStringLiteral("dataset"),       QStringLiteral("model"),         QStringLiteral("particles"),
+                                QStringLiteral("epochs_done"),   QStringLiteral("epochs"),        QStringLiteral("device"),
+                                QStringLiteral("created_utc"),   QStringLiteral("utility"),       QStringLiteral("decision_rule"),
+                                QStringLiteral("accuracy"),      QStringLiteral("head_accuracy"), QStringLiteral("medium_accuracy"),
+                                QStringLiteral("tail_accuracy"), QStringLiteral("fhr_average"),   QStringLiteral("ece"),
+                                QStringLiteral("mean_utility"),  QStringLiteral("train_seconds"), QStringLiteral("problems"),
+                                QStringLiteral("directory")};
+    QString csv = header.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+    for (const lbd::RunSummary& run : runs) {
+        const QStringList fields = {fromStd(run.name),
+                                    fromStd(run.folderName),
+                                    RunTableModel::statusText(run),
+                                    fromStd(run.dataset),
+                                    fromStd(run.model),
+                                    run.particles > 0 ? QString::number(run.particles) : QString(),
+                                    QString::number(run.epochsDone),
+                                    run.epochs > 0 ? QString::number(run.epochs) : QString(),
+                                    fromStd(run.device),
+                                    fromStd(run.created),
+                                    fromStd(run.utility),
+                                    fromStd(run.decisionRule),
+                                    number(run.accuracy),
+                                    number(run.headAccuracy),
+                                    number(run.mediumAccuracy),
+                                    number(run.tailAccuracy),
+                                    number(run.fhrAverage),
+                                    number(run.ece),
+                                    number(run.meanUtility),
+                                    number(run.trainSeconds),
+                                    RunTableModel::problemTexts(run).join(QStringLiteral("; ")),
+                                    fromStd(run.directory)};
+        QStringList quoted;
+        for (const QString& field : fields) {
+            quoted << csvField(field);
+        }
+        csv += quoted.join(QLatin1Char(',')) + QStringLiteral("\r\n");
+    }
+    return csv;
+}
+
+} // namespace lbd::ui
