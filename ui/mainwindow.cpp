@@ -10,6 +10,8 @@
 #include "ui/aboutdialog.h"
 #include "ui/appsettings.h"
 #include "ui/pages/calibrationpage.h"
+#include "ui/pages/decisionlabpage.h"
+#include "ui/pages/gallerypage.h"
 #include "ui/pages/runspage.h"
 #include "ui/pages/tailriskpage.h"
 #include "ui/pages/trainingpage.h"
@@ -77,6 +79,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addPage(m_trainingPage, tr("Training"));
     addPage(m_tailRiskPage, tr("Tail risk"));
     addPage(m_calibrationPage, tr("Calibration"));
+    // Decision lab and gallery: re-decide and browse the current run's cached test probabilities.
+    m_decisionLabPage = new DecisionLabPage(m_utility, this);
+    m_galleryPage = new GalleryPage(this);
+    addPage(m_decisionLabPage, tr("Decision lab"));
+    addPage(m_galleryPage, tr("Gallery"));
+    connect(this, &MainWindow::runShown, m_decisionLabPage, &DecisionLabPage::showRun);
+    connect(this, &MainWindow::runShown, m_galleryPage, &GalleryPage::showRun);
     // Runs: every run folder; opening one shows it on every page.
     m_runsPage = new RunsPage(this);
     addPage(m_runsPage, tr("Runs"));

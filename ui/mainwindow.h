@@ -20,7 +20,9 @@ class QTimer;
 namespace lbd::ui {
 
 class CalibrationPage;
+class DecisionLabPage;
 class ExperimentPanel;
+class GalleryPage;
 class ProgressPanel;
 class RunsPage;
 class RunView;
@@ -59,6 +61,8 @@ public:
     TrainingPage* trainingPage() const { return m_trainingPage; }
     TailRiskPage* tailRiskPage() const { return m_tailRiskPage; }
     CalibrationPage* calibrationPage() const { return m_calibrationPage; }
+    DecisionLabPage* decisionLabPage() const { return m_decisionLabPage; }
+    GalleryPage* galleryPage() const { return m_galleryPage; }
     RunsPage* runsPage() const { return m_runsPage; }
     QTabWidget* pages() const { return m_pages; }
     // The utility matrix being edited: shared by the editor, the decision lab and Classify.
@@ -98,6 +102,8 @@ private:
     TrainingPage* m_trainingPage = nullptr;
     TailRiskPage* m_tailRiskPage = nullptr;
     CalibrationPage* m_calibrationPage = nullptr;
+    DecisionLabPage* m_decisionLabPage = nullptr;
+    GalleryPage* m_galleryPage = nullptr;
     RunsPage* m_runsPage = nullptr;
     QList<RunView*> m_views;
     UtilityDocument* m_utility = nullptr;
