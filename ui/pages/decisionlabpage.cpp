@@ -550,9 +550,10 @@ void DecisionLabPage::plotFhr()
         graph->setName(name);
     };
     addCurve(*m_baseline, tr("one-hot argmax"), QPen(kBaselineColor, 2, Qt::DashLine));
-    addCurve(*m_lab, tr("%1, %2 matrix").arg(ruleTitle(m_lab->rule), m_document->description()), QPen(kLabColor, 2.5));
-    addPoints(*m_baseline, tr("paper points 25/50/75%, argmax"), QBrush(Qt::white));
-    addPoints(*m_lab, tr("paper points 25/50/75%, chosen rule"), QBrush(Qt::yellow));
+    // Short legend names (the plot is half a page wide); the headline names the rule and matrix.
+    addCurve(*m_lab, tr("chosen rule"), QPen(kLabColor, 2.5));
+    addPoints(*m_baseline, tr("25/50/75% points, argmax"), QBrush(Qt::white));
+    addPoints(*m_lab, tr("25/50/75% points, chosen"), QBrush(Qt::yellow));
     p->requestReplot();
 }
 
@@ -581,7 +582,7 @@ void DecisionLabPage::plotRegions()
         }
     };
     addBars(*m_baseline, tr("one-hot argmax"), kBaselineColor);
-    addBars(*m_lab, tr("%1, %2 matrix").arg(ruleTitle(m_lab->rule), m_document->description()), kLabColor);
+    addBars(*m_lab, tr("chosen rule: %1, %2 matrix").arg(ruleTitle(m_lab->rule), m_document->description()), kLabColor);
     p->requestReplot();
 }
 

@@ -685,7 +685,7 @@ void GalleryPage::selectImage(int64_t image)
     for (int64_t j = 0; j < r.particles; ++j) {
         auto* bars = new QCPBars(p->xAxis, p->yAxis);
         const QColor color = particleColor(int(j), int(r.particles));
-        bars->setName(tr("particle %1 (top-1: %2)").arg(j + 1).arg(m_data->className(u.particleTop1[size_t(j)])));
+        bars->setName(tr("particle %1").arg(j + 1)); // its top-1 is listed above the plot
         bars->setPen(QPen(color.darker(140)));
         bars->setBrush(color);
         bars->setWidth(width);
@@ -696,7 +696,7 @@ void GalleryPage::selectImage(int64_t image)
         }
     }
     QCPGraph* average = p->addGraph();
-    average->setName(tr("mean pbar (the ensemble)"));
+    average->setName(tr("mean pbar"));
     average->setLineStyle(QCPGraph::lsNone);
     average->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.5), QBrush(Qt::yellow), 10));
     for (size_t i = 0; i < m_plottedClasses.size(); ++i) {
