@@ -252,9 +252,12 @@ void RunsPage::refresh()
                     damaged += run.damaged() ? 1 : 0;
                 }
                 const int count = static_cast<int>(result.runs.size());
+                const bool firstRows = m_model->rowCount() == 0;
                 m_model->setRuns(std::move(result.runs));
                 m_model->setShownRun(m_shownRun);
-                m_table->resizeColumnsToContents();
+                if (firstRows) {
+                    m_table->resizeColumnsToContents(); // later scans keep the user's column widths
+                }
                 selectRuns(selected);
                 if (!result.error.isEmpty()) {
                     showMessage(tr("Could not read the runs folder %1: %2").arg(m_folder, result.error), true);

@@ -111,8 +111,6 @@ std::vector<MetricRow> metricRows()
              return r.summary.trainSeconds ? QStringLiteral("%1 s").arg(*r.summary.trainSeconds, 0, 'f', 1) : QStringLiteral("—");
          },
          none, 0},
-        {QObject::tr("Folder"), QObject::tr("The run folder."),
-         [](const ComparedRun& r) { return fromStd(r.summary.folderName); }, none, 0},
     };
 }
 
@@ -167,7 +165,7 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)
     auto* margins = new QCPMarginGroup(m_plot);
     const QString titles[3] = {tr("Test accuracy"), tr("Tail accuracy (tail third of the classes)"),
                                tr("Training objective")};
-    const QString yLabels[3] = {tr("accuracy (%)"), tr("tail accuracy (%)"), tr("objective L (epoch mean, nats)")};
+    const QString yLabels[3] = {tr("accuracy (%)"), tr("tail accuracy (%)"), tr("objective L (epoch mean)")};
     QFont panelFont = font();
     panelFont.setBold(true);
     for (int i = 0; i < 3; ++i) {
@@ -184,8 +182,9 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)
         rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
         m_rects[i] = rect;
     }
-    m_plot->setFixedRange(m_rects[0]->axis(QCPAxis::atLeft), 0, 100);
-    m_plot->setFixedRange(m_rects[1]->axis(QCPAxis::atLeft), 0, 100);
+    // A little beyond [0, 100] so that runs at 0 % or 100 % are not drawn on the frame.
+    m_plot->setFixedRange(m_rects[0]->axis(QCPAxis::atLeft), -3, 103);
+    m_plot->setFixedRange(m_rects[1]->axis(QCPAxis::atLeft), -3, 103);
 
     first->insetLayout()->take(m_plot->legend);
     auto* legendRow = new QCPLayoutGrid;
@@ -210,7 +209,8 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)
     splitter->addWidget(m_plot);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({900, 520});
     auto* box = new QHBoxLayout(this);
     box->setContentsMargins(0, 0, 0, 0);
     box->addWidget(splitter);
@@ -276,6 +276,10 @@ void RunComparisonView::rebuildPlot()
             x->setRange(x->range().center() - 1, x->range().center() + 1);
         }
     }
+    // fitToData pads only the first panel's value axis; keep the objective off the frame too.
+    QCPAxis* lossAxis = m_rects[2]->axis(QCPAxis::atLeft);
+    const QCPRange lossRange = lossAxis->range();
+    lossAxis->setRange(lossRange.lower - 0.05 * lossRange.size(), lossRange.upper + 0.05 * lossRange.size());
     m_plot->replot();
 }
 
@@ -288,7 +292,7 @@ void RunComparisonView::rebuildTable()
     for (size_t c = 0; c < m_runs.size(); ++c) {
         auto* header = new QTableWidgetItem(m_runs[c].label);
         header->setForeground(runColor(static_cast<int>(c)));
-        header->setToolTip(fromStd(m_runs[c].summary.directory)
+        header->setToolTip(fromStd(m_runs[c].summary.directory) // the folder, kept out of the cells for width
                            + (m_runs[c].error.isEmpty() ? QString() : QStringLiteral("\n") + m_runs[c].error));
         m_table->setHorizontalHeaderItem(static_cast<int>(c), header);
     }

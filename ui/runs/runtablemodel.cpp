@@ -129,7 +129,11 @@ QString RunTableModel::statusText(const lbd::RunSummary& run)
     if (run.state == "failed" && !run.statusMessage.empty()) {
         state += QStringLiteral(": ") + fromStd(run.statusMessage);
     }
-    return run.damaged() ? QObject::tr("damaged (%1)").arg(state) : state;
+    if (!run.damaged()) {
+        return state;
+    }
+    // "created" only means that status.json is absent; for a damaged folder that says nothing.
+    return run.state == "created" ? QObject::tr("damaged") : QObject::tr("damaged (%1)").arg(state);
 }
 
 QStringList RunTableModel::problemTexts(const lbd::RunSummary& run)
