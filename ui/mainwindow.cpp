@@ -10,6 +10,7 @@
 #include "ui/aboutdialog.h"
 #include "ui/appsettings.h"
 #include "ui/pages/calibrationpage.h"
+#include "ui/pages/classifypage.h"
 #include "ui/pages/decisionlabpage.h"
 #include "ui/pages/gallerypage.h"
 #include "ui/pages/runspage.h"
@@ -17,6 +18,7 @@
 #include "ui/pages/trainingpage.h"
 #include "ui/panels/experimentpanel.h"
 #include "ui/runview.h"
+#include "ui/utility/utilityeditorpage.h"
 #include "ui/widgets/progresspanel.h"
 #include "ui/widgets/throttledplot.h"
 
@@ -79,6 +81,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addPage(m_trainingPage, tr("Training"));
     addPage(m_tailRiskPage, tr("Tail risk"));
     addPage(m_calibrationPage, tr("Calibration"));
+    // Utility editor (edits the shared matrix) and Classify (drop images on the current run).
+    m_utilityEditorPage = new UtilityEditorPage(m_utility, this);
+    m_classifyPage = new ClassifyPage(m_utility, this);
+    addPage(m_utilityEditorPage, tr("Utility"));
+    addPage(m_classifyPage, tr("Classify"));
+    m_utilityEditorPage->setClassCounts(m_panel->trainCounts());
+    connect(m_panel, &ExperimentPanel::configChanged, m_utilityEditorPage,
+            [this] { m_utilityEditorPage->setClassCounts(m_panel->trainCounts()); });
+    connect(m_utilityEditorPage, &UtilityEditorPage::trainingMatrixSaved, m_panel, &ExperimentPanel::setUtilityFile);
+    connect(this, &MainWindow::runShown, m_classifyPage, &ClassifyPage::setRun);
     // Decision lab and gallery: re-decide and browse the current run's cached test probabilities.
     m_decisionLabPage = new DecisionLabPage(m_utility, this);
     m_galleryPage = new GalleryPage(this);

@@ -20,6 +20,7 @@ class QTimer;
 namespace lbd::ui {
 
 class CalibrationPage;
+class ClassifyPage;
 class DecisionLabPage;
 class ExperimentPanel;
 class GalleryPage;
@@ -28,6 +29,7 @@ class RunsPage;
 class RunView;
 class TailRiskPage;
 class TrainingPage;
+class UtilityEditorPage;
 class UtilityDocument;
 
 class MainWindow final : public QMainWindow {
@@ -61,6 +63,8 @@ public:
     TrainingPage* trainingPage() const { return m_trainingPage; }
     TailRiskPage* tailRiskPage() const { return m_tailRiskPage; }
     CalibrationPage* calibrationPage() const { return m_calibrationPage; }
+    UtilityEditorPage* utilityEditorPage() const { return m_utilityEditorPage; }
+    ClassifyPage* classifyPage() const { return m_classifyPage; }
     DecisionLabPage* decisionLabPage() const { return m_decisionLabPage; }
     GalleryPage* galleryPage() const { return m_galleryPage; }
     RunsPage* runsPage() const { return m_runsPage; }
@@ -102,6 +106,8 @@ private:
     TrainingPage* m_trainingPage = nullptr;
     TailRiskPage* m_tailRiskPage = nullptr;
     CalibrationPage* m_calibrationPage = nullptr;
+    UtilityEditorPage* m_utilityEditorPage = nullptr;
+    ClassifyPage* m_classifyPage = nullptr;
     DecisionLabPage* m_decisionLabPage = nullptr;
     GalleryPage* m_galleryPage = nullptr;
     RunsPage* m_runsPage = nullptr;

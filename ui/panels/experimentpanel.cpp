@@ -1,5 +1,6 @@
 #include "ui/panels/experimentpanel.h"
 
+#include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
 #include "ui/panels/datasetsection.h"
 #include "ui/panels/objectivesection.h"
@@ -163,6 +164,7 @@ void ExperimentPanel::setConfig(const lbd::TrainConfig& config)
 
 const std::vector<int64_t>& ExperimentPanel::trainCounts() const { return m_dataset->trainCounts(); }
 QStringList ExperimentPanel::classNames() const { return m_dataset->classNames(); }
+void ExperimentPanel::setUtilityFile(const QString& path) { m_objective->setUtilityFile(path); }
 QString ExperimentPanel::validationMessage() const { return m_valid ? QString() : m_message->text(); }
 
 QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
@@ -173,6 +175,22 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
     const QString utility = QString::fromStdString(config.train.utility);
     if (utility.startsWith(QLatin1String("tail:")) && !(utility.mid(5).toDouble() > 0)) {
         return tr("The tail-sensitive utility needs a penalty c > 0 (c = 0 is the one-hot matrix: choose One-hot).");
+    }
+    if (utility.isEmpty()) {
+        return tr("Utility File: no matrix file yet. Save one with the Utility page's \"Use for training\", or choose "
+                  "One-hot or Tail-sensitive.");
+    }
+    if (utility != QLatin1String("onehot") && !utility.startsWith(QLatin1String("tail:"))) {
+        // A matrix file: check it now (size, class names, finite values) rather than when training starts.
+        std::vector<std::string> names;
+        for (const QString& name : m_dataset->classNames()) {
+            names.push_back(name.toStdString());
+        }
+        try {
+            lbd::loadUtilityMatrix(config.train.utility, names);
+        } catch (const std::exception& error) {
+            return tr("Utility file: %1").arg(QString::fromUtf8(error.what()));
+        }
     }
     const int64_t side = modelInputSide(config);
     const int64_t minimum = lbd::ModelSpec::minimumInputSize(config.model.arch);

@@ -33,6 +33,8 @@ public:
     QString validationMessage() const;
     const std::vector<int64_t>& trainCounts() const;
     QStringList classNames() const;
+    // Uses a CSV / JSON utility matrix (the utility editor's "Use for training") for the next run.
+    void setUtilityFile(const QString& path);
 
     DatasetSection* datasetSection() const { return m_dataset; }
     ObjectiveSection* objectiveSection() const { return m_objective; }

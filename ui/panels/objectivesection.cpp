@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -113,9 +114,13 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     m_utilityPreset->setObjectName(QStringLiteral("utilityPreset"));
     m_utilityPreset->addItem(tr("One-hot (U = I)"), QStringLiteral("onehot"));
     m_utilityPreset->addItem(tr("Tail-sensitive (penalty c)"), QStringLiteral("tail"));
+    m_utilityPreset->addItem(tr("File (from the editor)"), QStringLiteral("file"));
     m_utilityPreset->setToolTip(tr("Utility matrix U (rows = true class, columns = decision). Tail-sensitive (paper "
                                    "Fig. 1b): -c wherever the decision is more head-ward than the truth, a false head. "
-                                   "The editor comes with the decision lab."));
+                                   "File: a CSV / JSON matrix, e.g. saved by the Utility page's \"Use for training\"."));
+    m_utilityFile = new QLabel(this);
+    m_utilityFile->setObjectName(QStringLiteral("utilityFile"));
+    m_utilityFile->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_tailPenalty = number(this, 0, 100, 3, tr("c: the utility of a false head decision is -c (must be positive)."),
                            QStringLiteral("tailPenalty"));
     m_rule = new QComboBox(this);
@@ -162,6 +167,7 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     form->addRow(utilityRow);
     form->addRow(repulsiveRow);
     form->addRow(tr("Utility"), presetRow);
+    form->addRow(QString(), m_utilityFile);
     form->addRow(tr("Decision rule"), m_rule);
 
     const auto edited = [this] {
@@ -212,12 +218,13 @@ void ObjectiveSection::load(const lbd::TrainConfig& config)
     if (utility.startsWith(QLatin1String("tail:"))) {
         m_utilityPreset->setCurrentIndex(1);
         m_tailPenalty->setValue(utility.mid(5).toDouble());
-    } else {
+    } else if (utility == QLatin1String("onehot")) {
         m_utilityPreset->setCurrentIndex(0);
         m_tailPenalty->setValue(1.0);
-        if (utility != QLatin1String("onehot")) {
-            m_customUtility = config.train.utility; // a matrix file: kept until a preset is chosen
-        }
+    } else {
+        m_utilityPreset->setCurrentIndex(2);
+        m_tailPenalty->setValue(1.0);
+        m_customUtility = config.train.utility; // a matrix file
     }
     m_rule->setCurrentIndex(std::max(0, m_rule->findData(QString::fromStdString(config.train.decisionRule))));
     m_baseline->setCurrentIndex(0);
@@ -245,8 +252,10 @@ void ObjectiveSection::apply(lbd::TrainConfig& config) const
     o.tau = m_tau->value();
     if (m_utilityPreset->currentIndex() == 1) {
         config.train.utility = "tail:" + QString::number(m_tailPenalty->value(), 'g', 6).toStdString();
+    } else if (m_utilityPreset->currentIndex() == 2) {
+        config.train.utility = m_customUtility; // empty until a file is chosen: refused by the panel
     } else {
-        config.train.utility = m_customUtility.empty() ? std::string("onehot") : m_customUtility;
+        config.train.utility = "onehot";
     }
     config.train.decisionRule = m_rule->currentData().toString().toStdString();
 }
@@ -266,6 +275,16 @@ void ObjectiveSection::scaleToEpochs(int epochs)
     const double fraction = m_epochs > 0 ? double(m_drwEpoch->value()) / double(m_epochs) : 0.8;
     m_epochs = epochs;
     m_drwEpoch->setValue(int(std::lround(fraction * epochs)));
+}
+
+void ObjectiveSection::setUtilityFile(const QString& path)
+{
+    m_customUtility = path.toStdString();
+    m_loading = true;
+    m_utilityPreset->setCurrentIndex(2);
+    m_loading = false;
+    updateEnabled();
+    emit changed();
 }
 
 void ObjectiveSection::applyBaseline()
@@ -299,6 +318,13 @@ void ObjectiveSection::updateEnabled()
     m_repulsive->setEnabled(m_particles->value() > 1);
     m_tau->setEnabled(m_repulsive->isChecked() && m_particles->value() > 1);
     m_tailPenalty->setEnabled(m_utilityPreset->currentIndex() == 1);
+    const bool file = m_utilityPreset->currentIndex() == 2;
+    m_utilityFile->setVisible(file);
+    const QString path = QString::fromStdString(m_customUtility);
+    m_utilityFile->setText(path.isEmpty() ? tr("No file yet: Utility page > Use for training")
+                                          : tr("File: %1").arg(QFileInfo(path).fileName()));
+    m_utilityFile->setToolTip(path.isEmpty() ? tr("The editor's \"Use for training\" saves the matrix and puts its path here.")
+                                             : path);
 }
 
 void ObjectiveSection::updateDiscrepancy()

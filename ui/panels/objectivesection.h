@@ -32,6 +32,9 @@ public:
     void setClassCounts(const std::vector<int64_t>& counts);
     // Moves the DRW epoch with the run length (the paper: 80% of the epochs).
     void scaleToEpochs(int epochs);
+    // Chooses "File (from the editor)" with this CSV / JSON matrix (the utility editor's "Use for
+    // training"); emits changed().
+    void setUtilityFile(const QString& path);
 
 signals:
     void changed();
@@ -58,11 +61,12 @@ private:
     QDoubleSpinBox* m_tau = nullptr;
     QComboBox* m_utilityPreset = nullptr;
     QDoubleSpinBox* m_tailPenalty = nullptr;
+    QLabel* m_utilityFile = nullptr;
     QComboBox* m_rule = nullptr;
 
     lbd::ObjectiveSpec m_baseObjective; // fields not shown (eps, scale, utility-after-DRW) keep their values
     lbd::ModelSpec m_baseModel;
-    std::string m_customUtility;        // a CSV / JSON utility file from a preset, kept as is
+    std::string m_customUtility;        // the "File" choice: a CSV / JSON matrix, kept while another preset is chosen
     std::vector<int64_t> m_counts;
     int m_epochs = 200;
     bool m_loading = false;

@@ -19,24 +19,12 @@ void UtilityDocument::setClassNames(const QStringList& classNames)
 
 bool UtilityDocument::setMatrix(const lbd::UtilityMatrix& matrix, QString* error)
 {
-    if (matrix.classCount() != classCount()) {
+    const QString problem = checkMatrix(matrix);
+    if (!problem.isEmpty()) {
         if (error != nullptr) {
-            *error = tr("The matrix is %1 x %1 but the data set has %2 classes.").arg(matrix.classCount()).arg(classCount());
+            *error = problem;
         }
         return false;
-    }
-    for (int64_t t = 0; t < matrix.classCount(); ++t) {
-        for (int64_t d = 0; d < matrix.classCount(); ++d) {
-            if (!std::isfinite(matrix(t, d))) {
-                if (error != nullptr) {
-                    *error = tr("U[%1, %2] (true %3, decision %4) is not a finite number.")
-                                 .arg(t)
-                                 .arg(d)
-                                 .arg(m_classNames.value(static_cast<int>(t)), m_classNames.value(static_cast<int>(d)));
-                }
-                return false;
-            }
-        }
     }
     if (matrix == m_matrix) {
         return true;
@@ -44,6 +32,34 @@ bool UtilityDocument::setMatrix(const lbd::UtilityMatrix& matrix, QString* error
     m_matrix = matrix;
     emit matrixChanged();
     return true;
+}
+
+QString UtilityDocument::checkMatrix(const lbd::UtilityMatrix& matrix) const
+{
+    if (matrix.classCount() != classCount()) {
+        return tr("The matrix is %1 x %1 but the data set has %2 classes.").arg(matrix.classCount()).arg(classCount());
+    }
+    for (int64_t t = 0; t < matrix.classCount(); ++t) {
+        for (int64_t d = 0; d < matrix.classCount(); ++d) {
+            if (!std::isfinite(matrix(t, d))) {
+                return tr("U[%1, %2] (true %3, decision %4) is not a finite number.")
+                    .arg(t)
+                    .arg(d)
+                    .arg(m_classNames.value(static_cast<int>(t)), m_classNames.value(static_cast<int>(d)));
+            }
+        }
+    }
+    return {};
+}
+
+std::vector<std::string> UtilityDocument::classNameList() const
+{
+    std::vector<std::string> names;
+    names.reserve(static_cast<size_t>(m_classNames.size()));
+    for (const QString& name : m_classNames) {
+        names.push_back(name.toStdString());
+    }
+    return names;
 }
 
 QString UtilityDocument::description() const

@@ -7,6 +7,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <string>
+#include <vector>
+
 #include "core/lbd/utilitymatrix.h"
 
 namespace lbd::ui {
@@ -28,6 +31,10 @@ public:
     // Replaces the matrix. Returns false and sets `error` when its size does not match the class
     // count or a value is not finite; the document is then unchanged.
     bool setMatrix(const lbd::UtilityMatrix& matrix, QString* error = nullptr);
+    // The reason setMatrix would refuse `matrix` (wrong size, a non-finite value), or empty.
+    QString checkMatrix(const lbd::UtilityMatrix& matrix) const;
+    // The class names as core's io functions take them (file headers, reordering on import).
+    std::vector<std::string> classNameList() const;
 
     // A short description for labels: "one-hot", "tail-sensitive", or "custom".
     QString description() const;

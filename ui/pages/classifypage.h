@@ -1,0 +1,184 @@
+#pragma once
+// The Classify page: drop image files (or Open..., or paste an image) to classify them with the
+// current run's particle ensemble. Each file becomes an entry of a list; the selected entry shows
+// the image, a top-k chart of pbar, each particle's distribution, the total / aleatoric /
+// epistemic uncertainty, the decision under the shared utility matrix and a chosen rule next to
+// the plain argmax, and a plain-language warning when the ensemble is unsure or disagrees.
+// The predictor (core's torch-free lbd::Predictor facade) is loaded and run on one worker thread
+// of the page's own pool, so the GUI never waits on torch; results come back as value types.
+#include <QByteArray>
+#include <QImage>
+#include <QString>
+#include <QStringList>
+#include <QThreadPool>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/eval/decisionrule.h"
+#include "core/infer/prediction.h"
+#include "core/lbd/utilitymatrix.h"
+
+class QComboBox;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QSpinBox;
+class QStackedWidget;
+class QTableWidget;
+class QTimer;
+
+namespace lbd {
+class Predictor;
+}
+
+namespace lbd::ui {
+
+class ThrottledPlot;
+class UtilityDocument;
+
+class ClassifyPage final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ClassifyPage)
+
+public:
+    // Warning thresholds (shown to the user in the warning and the gauges' tooltips).
+    // Total entropy above this fraction of its maximum ln C counts as "uncertain".
+    static constexpr double kUncertainEntropyFraction = 0.5;
+    // Mutual information above this many nats counts as "the particles disagree".
+    static constexpr double kDisagreementNats = 0.1;
+
+    enum class EntryState { Waiting, Running, Done, Failed };
+    struct Entry {
+        QString source;      // the file path, or a label for a pasted image
+        QString displayName; // file name or label
+        QByteArray encoded;  // PNG bytes of a pasted / dropped image (empty for files)
+        EntryState state = EntryState::Waiting;
+        bool hasPrediction = false;
+        lbd::Prediction prediction;
+        QString error; // names the file
+        QImage thumbnail;
+        int request = 0; // the latest request; older results are dropped
+    };
+
+    explicit ClassifyPage(UtilityDocument* document, QWidget* parent = nullptr);
+    ~ClassifyPage() override;
+
+    // The run to classify with (MainWindow::runShown): loads its predictor off the GUI thread and
+    // classifies the list again with it.
+    void setRun(const QString& runDirectory);
+    QString runDirectory() const { return m_runDirectory; }
+    bool predictorReady() const { return m_predictor != nullptr; }
+
+    // Adds the files to the list and classifies them (the drop, Open... and the tests call this).
+    void classifyFiles(const QStringList& paths);
+    // A pasted or dropped image without a file: encoded to PNG and classified.
+    void classifyImage(const QImage& image, const QString& label);
+    void pasteFromClipboard();
+    void clearEntries();
+
+    int entryCount() const { return static_cast<int>(m_entries.size()); }
+    const Entry& entry(int index) const { return m_entries.at(static_cast<size_t>(index)); }
+    int currentEntry() const;
+    void selectEntry(int index);
+    // Loading the run or classifying: classificationFinished() follows when it is done.
+    bool isBusy() const { return m_loading || m_pending > 0; }
+
+    lbd::DecisionRule rule() const;
+    void setRule(lbd::DecisionRule rule);
+    // True when decisions use the shared document's matrix (its class count matches the run's).
+    bool usesDocumentMatrix() const;
+
+    // What the detail view shows, for tests and the screenshot tool.
+    QString statusText() const;
+    QString entryErrorText() const;
+    QString decisionText() const;
+    QString warningText() const;
+    int particleSeriesCount() const { return m_particleSeries; }
+    int particleTableRows() const;
+    bool emptyStateShown() const;
+
+signals:
+    void predictorLoaded(bool ok, const QString& message);
+    // The entry's prediction or error arrived.
+    void entryUpdated(int index);
+    // Every queued classification (and the run's loading) is done.
+    void classificationFinished();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    struct Outcome {
+        int index = 0;
+        int request = 0;
+        int listGeneration = 0;
+        bool ok = false;
+        lbd::Prediction prediction;
+        QString error;
+        QImage thumbnail;
+    };
+
+    void buildUi();
+    void addEntry(Entry entry);
+    void submit(int index);
+    void submitAll(bool retryFailed);
+    void onLoaded(int token, std::shared_ptr<lbd::Predictor> predictor, const QString& error);
+    void onOutcome(const Outcome& outcome);
+    void finishIfIdle();
+    std::optional<lbd::UtilityMatrix> decisionMatrix() const;
+    QString matrixDescription() const;
+    void updateListItem(int index);
+    void showCurrent();
+    void showPrediction(const Entry& entry);
+    void updateStatus();
+    void openFiles();
+
+    UtilityDocument* m_document;
+    QThreadPool m_pool; // one worker: predictor calls run in order on one thread
+
+    QString m_runDirectory;
+    std::shared_ptr<lbd::Predictor> m_predictor;
+    QStringList m_runClassNames;
+    lbd::UtilityMatrix m_runUtility;
+    lbd::DecisionRule m_runRule = lbd::DecisionRule::Lbd;
+    int m_particles = 0;
+    int m_loadToken = 0;
+    bool m_loading = false;
+    QString m_loadError;
+
+    std::vector<Entry> m_entries;
+    int m_listGeneration = 0;
+    int m_pending = 0;
+    int m_pasted = 0;
+
+    QStackedWidget* m_stack = nullptr;
+    QLabel* m_emptyState = nullptr;
+    QLabel* m_status = nullptr;
+    QComboBox* m_rule = nullptr;
+    QSpinBox* m_topK = nullptr;
+    QListWidget* m_list = nullptr;
+    QStackedWidget* m_detailStack = nullptr;
+    QLabel* m_detailHint = nullptr;
+    QLabel* m_entryError = nullptr;
+    QLabel* m_image = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_decision = nullptr;
+    QLabel* m_warning = nullptr;
+    QProgressBar* m_total = nullptr;
+    QProgressBar* m_aleatoric = nullptr;
+    QProgressBar* m_epistemic = nullptr;
+    QProgressBar* m_votes = nullptr;
+    ThrottledPlot* m_topPlot = nullptr;
+    ThrottledPlot* m_particlePlot = nullptr;
+    QTableWidget* m_particleTable = nullptr;
+    QWidget* m_result = nullptr;
+    QTimer* m_redecideTimer = nullptr;
+    int m_particleSeries = 0;
+};
+
+} // namespace lbd::ui
