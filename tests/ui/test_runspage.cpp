@@ -349,6 +349,24 @@ private slots:
         QVERIFY(page->lastMessage().contains(QStringLiteral("was not opened")));
     }
 
+    void aNewRunFolderIsListedWithoutRefresh()
+    {
+        RunsPage page;
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(refreshed(page));
+        QCOMPARE(page.runCount(), 3);
+        // A run the main window has just created: an empty folder, listed as "created".
+        const QString fresh = QDir(m_runsRoot).filePath(QStringLiteral("fresh-run"));
+        QVERIFY(QDir().mkpath(fresh));
+        QTRY_COMPARE_WITH_TIMEOUT(page.runCount(), 4, 10000);
+        const lbd::RunSummary& summary = page.runs()[static_cast<size_t>(page.rowOf(fresh))];
+        QCOMPARE(summary.state, std::string("created"));
+        QVERIFY(!summary.damaged());
+        QVERIFY(QDir(fresh).removeRecursively());
+        QTRY_COMPARE_WITH_TIMEOUT(page.runCount(), 3, 10000);
+    }
+
 private:
     static bool refreshed(RunsPage& page)
     {

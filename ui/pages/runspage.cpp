@@ -153,7 +153,14 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     m_rescanTimer->setSingleShot(true);
     m_rescanTimer->setInterval(400); // a new run writes several files at once: one scan for all
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, m_rescanTimer, qOverload<>(&QTimer::start));
-    connect(m_rescanTimer, &QTimer::timeout, this, &RunsPage::refresh);
+    connect(m_rescanTimer, &QTimer::timeout, this, [this] {
+        // A hidden page only notes the change: it scans when it is shown.
+        if (isVisible()) {
+            refresh();
+        } else {
+            m_stale = true;
+        }
+    });
 
     connect(m_changeFolderButton, &QPushButton::clicked, this, &RunsPage::chooseFolder);
     connect(m_refreshButton, &QPushButton::clicked, this, &RunsPage::refresh);
@@ -213,7 +220,7 @@ void RunsPage::showEvent(QShowEvent* event)
     const QString current = QDir::cleanPath(AppSettings::runsFolder());
     if (current != QDir::cleanPath(m_folder)) {
         setRunsFolder(current);
-    } else if (!m_scannedOnce) {
+    } else if (!m_scannedOnce || m_stale) {
         refresh();
     }
 }
@@ -225,6 +232,7 @@ void RunsPage::refresh()
         return;
     }
     m_scanning = true;
+    m_stale = false;
     const int generation = ++m_scanGeneration;
     const std::string folder = m_folder.toStdString();
     m_refreshButton->setEnabled(false);

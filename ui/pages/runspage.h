@@ -113,6 +113,7 @@ private:
     bool m_scanning = false;
     bool m_rescanPending = false;
     bool m_scannedOnce = false;
+    bool m_stale = false; // the folder changed while the page was hidden
     bool m_exporting = false;
     int m_scanGeneration = 0;
     int m_compareGeneration = 0;
