@@ -77,6 +77,10 @@ int runBench(Args& args)
     training.batchSize = args.integer("batch", 128);
     training.seconds = args.number("train-seconds", device.is_cuda() ? 10.0 : 20.0);
     training.straightforward = !args.flag("no-straightforward");
+    training.precision = args.value("precision", "fp16");
+    if (training.precision != "fp16" && training.precision != "bf16" && training.precision != "fp32") {
+        throw InputError("--precision '" + training.precision + "' is not known (use fp16, bf16 or fp32)");
+    }
     const bool json = args.flag("json");
     const auto outPath = args.value("out");
     args.rejectUnknown();

@@ -20,12 +20,13 @@ void printUsage(std::ostream& out)
         << "             [--device cpu|cuda[:N]] [--resume RUN_DIR] [--epochs N] [--arch A] [--particles M]\n"
         << "             [--baseline lbd|ce|cb|ldam-drw|ensemble] [--alpha A] [--tau T] [--utility onehot|tail:c|FILE]\n"
         << "             [--rule argmax|lbd|expected] [--lr X] [--batch-size B] [--seed S | --train-seed S] [data flags] [--list-presets] [--quiet]\n"
+        << "             [--precision fp16|bf16|fp32] [--no-cuda-graph]   (CUDA only)\n"
         << "  eval     re-decide a run's cached test probabilities: RUN_DIR [--utility onehot|tail:c|FILE]\n"
         << "             [--rule argmax|lbd|expected] [--json]\n"
         << "  predict  classify images with a run: RUN_DIR IMAGE... [--json] [--top K] [--utility U] [--rule R]\n"
         << "  export   weights for Python (torch.load): RUN_DIR --out FILE.pt\n"
         << "  bench    throughput: --what augment|train|all [--device cpu|cuda[:N]] [--batch B] [--particles M]\n"
-        << "             [--arch A] [--seconds S] [--train-seconds S] [--no-straightforward] [--json] [--out FILE]\n"
+        << "             [--arch A] [--seconds S] [--train-seconds S] [--precision fp16|bf16|fp32] [--no-straightforward] [--json] [--out FILE]\n"
         << "  --version  versions of LBD Studio, LibTorch, OpenCV and the CUDA devices found\n\n"
         << "Exit status: 0 success, 1 run failure, 2 bad input (the message names the file or option).\n";
 }

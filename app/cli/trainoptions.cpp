@@ -69,8 +69,9 @@ nlohmann::json trainConfigJsonFromArgs(Args& args)
     if (args.flag("no-cuda-graph")) {
         patch["train"]["cuda_graph"] = false;
     }
-    if (args.flag("no-bf16")) {
-        patch["train"]["bf16"] = false;
+    setText("precision", "train", "precision");
+    if (args.flag("no-bf16")) { // older spelling of --precision fp32
+        patch["train"]["precision"] = "fp32";
     }
     setText("arch", "model", "arch");
     setInteger("particles", "model", "particles");

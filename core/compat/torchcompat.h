@@ -9,6 +9,8 @@
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDACachingAllocator.h>
 #endif
 
 #include <optional>
@@ -26,21 +28,32 @@ inline std::string torchVersion()
         + std::to_string(TORCH_VERSION_PATCH);
 }
 
-// Autocast on/off for the device type of `device` (CUDA bf16 is the only use).
-inline void setAutocast(const torch::Device& device, bool enabled)
+// Autocast on/off for the device type of `device`, computing in `dtype` (bf16 or fp16 on CUDA).
+inline void setAutocast(const torch::Device& device, bool enabled, at::ScalarType dtype = at::kBFloat16)
 {
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
     at::autocast::set_autocast_enabled(device.type(), enabled);
     if (enabled) {
-        at::autocast::set_autocast_dtype(device.type(), at::kBFloat16);
+        at::autocast::set_autocast_dtype(device.type(), dtype);
     }
 #else
     if (device.is_cuda()) {
         at::autocast::set_enabled(enabled);
         if (enabled) {
-            at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+            at::autocast::set_autocast_gpu_dtype(dtype);
         }
     }
+#endif
+}
+
+// out = where(condition, value, out), written into `out` (one kernel where the version has
+// where's out= form).
+inline void keepUnless(const torch::Tensor& condition, const torch::Tensor& value, torch::Tensor& out)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    at::where_out(out, condition, value, out);
+#else
+    out.copy_(torch::where(condition, value, out));
 #endif
 }
 
@@ -108,6 +121,82 @@ public:
 private:
 #ifdef LBD_HAVE_CUDA
     std::optional<c10::cuda::CUDAStreamGuard> m_guard;
+#endif
+};
+
+// A second CUDA stream on which the next batch is prepared while the current stream trains on
+// this one. Work queued by run() is ordered before whatever the current stream queues after
+// waitOnCurrent(); handOver() tells the caching allocator that the current stream uses a tensor
+// made on the producer stream, so its memory is not reused before that use is done. Without
+// CUDA (or when disabled) run() simply calls its argument and the rest are no-ops.
+class ProducerStream {
+public:
+    ProducerStream(const torch::Device& device, bool enabled)
+    {
+#ifdef LBD_HAVE_CUDA
+        if (enabled && device.is_cuda()) {
+            m_stream.emplace(c10::cuda::getStreamFromPool(false, device.index() < 0 ? 0 : device.index()));
+            m_event.emplace();
+        }
+#else
+        (void)device;
+        (void)enabled;
+#endif
+    }
+
+    bool active() const
+    {
+#ifdef LBD_HAVE_CUDA
+        return m_stream.has_value();
+#else
+        return false;
+#endif
+    }
+
+    template <typename Work>
+    void run(Work&& work)
+    {
+#ifdef LBD_HAVE_CUDA
+        if (m_stream) {
+            // The producer must not start before the current stream's earlier work that it
+            // depends on (the data set upload, the epoch order), so it waits for it first.
+            at::cuda::CUDAEvent ready;
+            ready.record(c10::cuda::getCurrentCUDAStream(m_stream->device_index()));
+            ready.block(*m_stream);
+            c10::cuda::CUDAStreamGuard guard(*m_stream);
+            work();
+            m_event->record(*m_stream);
+            return;
+        }
+#endif
+        work();
+    }
+
+    void waitOnCurrent()
+    {
+#ifdef LBD_HAVE_CUDA
+        if (m_stream) {
+            m_event->block(c10::cuda::getCurrentCUDAStream(m_stream->device_index()));
+        }
+#endif
+    }
+
+    void handOver(const torch::Tensor& tensor) const
+    {
+#ifdef LBD_HAVE_CUDA
+        if (m_stream && tensor.defined() && tensor.is_cuda()) {
+            c10::cuda::CUDACachingAllocator::recordStream(tensor.storage().data_ptr(),
+                                                          c10::cuda::getCurrentCUDAStream(m_stream->device_index()));
+        }
+#else
+        (void)tensor;
+#endif
+    }
+
+private:
+#ifdef LBD_HAVE_CUDA
+    std::optional<c10::cuda::CUDAStream> m_stream;
+    std::optional<at::cuda::CUDAEvent> m_event;
 #endif
 };
 

@@ -68,7 +68,7 @@ nlohmann::json toJson(const TrainConfig& config)
               {"eval_every", t.evalEvery},
               {"checkpoint_every", t.checkpointEvery},
               {"device", t.device},
-              {"bf16", t.bf16},
+              {"precision", t.precision},
               {"channels_last", t.channelsLast},
               {"cuda_graph", t.cudaGraph},
               {"seed", t.seed},
@@ -145,7 +145,15 @@ TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& s
         reader.read("eval_every", t.evalEvery);
         reader.read("checkpoint_every", t.checkpointEvery);
         reader.read("device", t.device);
-        reader.read("bf16", t.bf16);
+        if (reader.has("bf16") && !reader.has("precision")) { // configs written before "precision"
+            bool bf16 = true;
+            reader.read("bf16", bf16);
+            t.precision = bf16 ? "bf16" : "fp32";
+        } else {
+            reader.read("precision", t.precision);
+            bool ignored = true;
+            reader.read("bf16", ignored); // "precision" wins when a config has both
+        }
         reader.read("channels_last", t.channelsLast);
         reader.read("cuda_graph", t.cudaGraph);
         reader.read("seed", t.seed);
@@ -221,6 +229,9 @@ void TrainConfig::validate() const
     if (train.evalEvery < 1) fail("train.eval_every must be at least 1");
     if (train.checkpointEvery < 1) fail("train.checkpoint_every must be at least 1");
     if (train.threads < 0) fail("train.threads must not be negative");
+    if (train.precision != "fp16" && train.precision != "bf16" && train.precision != "fp32") {
+        fail("train.precision must be fp16, bf16 or fp32, got '" + train.precision + "'");
+    }
     parseDecisionRule(train.decisionRule);
     if (!(optimizer.learningRate > 0)) fail("optimizer.lr must be positive");
     if (!(optimizer.momentum >= 0 && optimizer.momentum < 1)) fail("optimizer.momentum must be in [0, 1)");

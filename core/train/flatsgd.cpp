@@ -1,5 +1,7 @@
 #include "core/train/flatsgd.h"
 
+#include "core/compat/torchcompat.h"
+
 namespace lbd {
 
 FlatSgd::FlatSgd(std::vector<torch::Tensor> parameters, double momentum, bool nesterov, double weightDecay, bool channelsLast)
@@ -61,6 +63,26 @@ void FlatSgd::step()
         m_update.copy_(m_momentum);
     }
     m_parameters.addcmul_(m_update, m_learningRate, -1.0);
+}
+
+void FlatSgd::stepUnscaled(torch::Tensor& scale, torch::Tensor& growthTracker, torch::Tensor& foundInf)
+{
+    torch::NoGradGuard noGrad;
+    foundInf.zero_();
+    // One fused kernel: multiply by 1/scale and flag any inf / NaN.
+    at::_amp_foreach_non_finite_check_and_unscale_({m_gradients}, foundInf, scale.reciprocal());
+    torch::add_out(m_update, m_gradients, m_parameters, m_weightDecay);
+    const auto momentum = torch::add(m_update, m_momentum, m_momentumFactor);
+    if (m_nesterov) {
+        m_update.add_(momentum, m_momentumFactor);
+    } else {
+        m_update.copy_(momentum);
+    }
+    // Selecting (not multiplying by 0/1) so that an inf or NaN update cannot leak in.
+    const auto applied = foundInf.eq(0);
+    compat::keepUnless(applied, momentum, m_momentum);
+    compat::keepUnless(applied, m_parameters.addcmul(m_update, m_learningRate, -1.0), m_parameters);
+    at::_amp_update_scale_(scale, growthTracker, foundInf, 2.0, 0.5, 2000);
 }
 
 } // namespace lbd

@@ -19,11 +19,18 @@ public:
 
     void zeroGrad();
     void step(); // uses the learning rate set by setLearningRate
+    // fp16 loss scaling (CUDA): the gradients were computed for loss * scale. Divides them by
+    // `scale` and applies the step only when they are all finite (else parameters and momentum
+    // stay as they were, foundInf becomes 1), then updates scale and growthTracker as
+    // torch.amp.GradScaler does. Everything stays on the device: no host sync, graph-capturable.
+    // scale: float [1]; growthTracker: int32 [1]; foundInf: float [1].
+    void stepUnscaled(torch::Tensor& scale, torch::Tensor& growthTracker, torch::Tensor& foundInf);
     void setLearningRate(double learningRate);
     double learningRate() const { return m_learningRateValue; }
 
     torch::Tensor& flatParameters() { return m_parameters; }
     torch::Tensor& momentumBuffer() { return m_momentum; }
+    torch::Tensor& flatGradients() { return m_gradients; }
     int64_t parameterCount() const { return m_parameters.numel(); }
 
 private:

@@ -4,7 +4,7 @@
 
 namespace lbd {
 
-SplitProbabilities particleProbabilities(ParticleModel& model, BatchSource& source, bool bf16Autocast)
+SplitProbabilities particleProbabilities(ParticleModel& model, BatchSource& source, torch::ScalarType autocast)
 {
     const bool wasTraining = model->is_training();
     model->eval();
@@ -15,8 +15,8 @@ SplitProbabilities particleProbabilities(ParticleModel& model, BatchSource& sour
         Batch batch;
         while (source.next(batch)) {
             torch::Tensor logits;
-            if (bf16Autocast && batch.images.is_cuda()) {
-                compat::setAutocast(batch.images.device(), true);
+            if (autocast != torch::kFloat32 && batch.images.is_cuda()) {
+                compat::setAutocast(batch.images.device(), true, autocast);
                 logits = model->forward(batch.images);
                 compat::setAutocast(batch.images.device(), false);
                 compat::clearAutocastCache();

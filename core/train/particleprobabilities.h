@@ -14,6 +14,6 @@ struct SplitProbabilities {
 };
 
 // `source` must not shuffle. Restores the model's training mode afterwards.
-SplitProbabilities particleProbabilities(ParticleModel& model, BatchSource& source, bool bf16Autocast);
+SplitProbabilities particleProbabilities(ParticleModel& model, BatchSource& source, torch::ScalarType autocast = torch::kFloat32);
 
 } // namespace lbd

@@ -28,7 +28,9 @@ struct TrainSettings {
     int evalEvery = 10;        // evaluate on the test set every K epochs (and at the end)
     int checkpointEvery = 1;   // epochs between atomic checkpoints
     std::string device = "auto";
-    bool bf16 = true;          // bf16 autocast on CUDA (ignored on the CPU)
+    // Mixed precision on CUDA (ignored on the CPU): "fp16" (autocast with loss scaling on the
+    // device), "bf16" (autocast) or "fp32". fp16 is the fastest on tensor-core GPUs (speed.md).
+    std::string precision = "fp16";
     bool channelsLast = true;  // on CUDA
     bool cudaGraph = true;     // capture the training step in a CUDA graph (CUDA only)
     uint64_t seed = 0;         // model initialisation, batch order and augmentation

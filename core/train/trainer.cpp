@@ -1,6 +1,7 @@
 #include "core/train/trainer.h"
 
 #include "core/compat/torchcompat.h"
+#include "core/data/prefetchingbatchsource.h"
 #include "core/data/augmentation.h"
 #include "core/data/batchsource.h"
 #include "core/data/datapreparation.h"
@@ -170,11 +171,17 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     folder.writeStatus("running", startEpoch - 1, epochs);
 
     const bool useGraph = config.train.cudaGraph && device.is_cuda();
+    const torch::ScalarType autocastType = !device.is_cuda()            ? torch::kFloat32
+                                           : config.train.precision == "fp16" ? torch::kHalf
+                                           : config.train.precision == "bf16" ? torch::kBFloat16
+                                                                              : torch::kFloat32;
     BatchOptions trainOptions;
     trainOptions.batchSize = config.train.batchSize;
     trainOptions.seed = config.train.seed;
     trainOptions.dropLast = useGraph; // every batch the captured shape
-    auto trainBatches = makeBatchSource(dataset.train, dataset.format, device, config.augment, normalization, trainOptions);
+    // On CUDA the next batch is gathered and augmented on a second stream during each step.
+    auto trainBatches = makePrefetchingBatchSource(
+        makeBatchSource(dataset.train, dataset.format, device, config.augment, normalization, trainOptions), device);
     BatchOptions testOptions;
     testOptions.batchSize = std::max<int64_t>(256, config.train.batchSize);
     testOptions.shuffle = false;
@@ -183,7 +190,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
 
     compat::ScopedSideStream sideStream(device, useGraph);
     TrainStepOptions stepOptions;
-    stepOptions.bf16 = config.train.bf16;
+    stepOptions.autocast = autocastType;
     stepOptions.cudaGraph = useGraph;
     stepOptions.channelsLast = channelsLast;
     TrainStep step(model, objective, optimizer, device, stepOptions);
@@ -196,7 +203,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     double lastCheckedLoss = 0;
 
     const auto evaluateNow = [&](EpochMetrics& metrics, SplitProbabilities* keep) {
-        SplitProbabilities probabilities = particleProbabilities(model, *testBatches, config.train.bf16 && device.is_cuda());
+        SplitProbabilities probabilities = particleProbabilities(model, *testBatches, autocastType);
         metrics.evaluation = evaluate(probabilities.probabilities, probabilities.labels, data.trainCounts, utility, rule);
         if (rule != DecisionRule::Argmax) {
             metrics.argmaxEvaluation =
@@ -296,7 +303,14 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
                                          {"epochs", epochs},
                                          {"train_seconds", metrics.elapsedSeconds},
                                          {"device", deviceDescription(device)},
-                                         {"cuda_graph", step.graphStatus()}};
+                                         {"cuda_graph", step.graphStatus()},
+                                         {"precision", autocastType == torch::kHalf       ? "fp16"
+                                                       : autocastType == torch::kBFloat16 ? "bf16"
+                                                                                          : "fp32"}};
+                if (autocastType == torch::kHalf) {
+                    // Steps of this session skipped by the loss scaler (overflowing gradients).
+                    report["fp16_skipped_steps"] = step.skippedSteps();
+                }
                 if (metrics.argmaxEvaluation) {
                     report["evaluation_argmax"] = reportToJson(*metrics.argmaxEvaluation);
                 }

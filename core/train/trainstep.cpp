@@ -26,8 +26,12 @@ TrainStep::TrainStep(ParticleModel model, LbdObjective& objective, FlatSgd& opti
     m_sums = torch::zeros({6}, floatOptions.dtype(torch::kFloat64));
     m_correct = torch::zeros({}, floatOptions.dtype(torch::kInt64));
     m_lastLoss = torch::zeros({}, floatOptions);
+    m_lossScale = torch::full({1}, 65536.0, floatOptions);
+    m_growthTracker = torch::zeros({1}, floatOptions.dtype(torch::kInt32));
+    m_foundInf = torch::zeros({1}, floatOptions);
+    m_skippedSteps = torch::zeros({1}, floatOptions);
     if (!device.is_cuda()) {
-        m_options.bf16 = false;
+        m_options.autocast = torch::kFloat32;
         m_options.cudaGraph = false;
         m_options.channelsLast = false;
     }
@@ -49,18 +53,27 @@ void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labe
 {
     m_optimizer.zeroGrad();
     torch::Tensor logits;
-    if (m_options.bf16) {
-        compat::setAutocast(m_device, true);
+    const bool autocast = m_options.autocast != torch::kFloat32;
+    const bool scaled = m_options.autocast == torch::kHalf;
+    if (autocast) {
+        compat::setAutocast(m_device, true, m_options.autocast);
     }
     const auto input = m_options.channelsLast ? images.contiguous(at::MemoryFormat::ChannelsLast) : images;
     logits = m_options.separateParticles ? m_model->forwardSeparately(input).logits : m_model->forward(input);
-    if (m_options.bf16) {
+    if (autocast) {
         compat::setAutocast(m_device, false);
     }
     logits = logits.to(torch::kFloat32);
     const ObjectiveTerms terms = m_objective.compute(logits, labels, m_model->classifierWeights());
-    terms.total.backward();
-    m_optimizer.step();
+    if (scaled) {
+        (terms.total * m_lossScale).backward();
+        m_optimizer.stepUnscaled(m_lossScale, m_growthTracker, m_foundInf);
+        torch::NoGradGuard noGrad;
+        m_skippedSteps.add_(m_foundInf);
+    } else {
+        terms.total.backward();
+        m_optimizer.step();
+    }
     torch::NoGradGuard noGrad;
     m_sums.add_(LbdObjective::pack(terms));
     m_correct.add_(logits.detach().mean(0).argmax(-1).eq(labels).sum());
@@ -107,7 +120,7 @@ void TrainStep::run(const torch::Tensor& images, const torch::Tensor& labels)
 #endif
     eagerStep(images, labels);
     ++m_eagerStepsDone;
-    if (m_options.bf16) {
+    if (m_options.autocast != torch::kFloat32) {
         compat::clearAutocastCache();
     }
 }
@@ -133,6 +146,11 @@ double TrainStep::epochTrainAccuracy() const
 double TrainStep::lastLoss() const
 {
     return m_lastLoss.item<double>();
+}
+
+int64_t TrainStep::skippedSteps() const
+{
+    return static_cast<int64_t>(m_skippedSteps.item<float>());
 }
 
 bool TrainStep::usingCudaGraph() const

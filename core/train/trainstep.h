@@ -16,7 +16,9 @@
 namespace lbd {
 
 struct TrainStepOptions {
-    bool bf16 = false;       // autocast the model's forward pass (CUDA only)
+    // Autocast the model's forward pass to this type (CUDA only): kBFloat16, or kHalf with
+    // dynamic loss scaling kept on the device; kFloat32 = no autocast.
+    torch::ScalarType autocast = torch::kFloat32;
     bool cudaGraph = false;  // capture and replay (CUDA only)
     bool separateParticles = false; // run the particles one after another (speed comparison only)
     bool channelsLast = false;      // feed NHWC images (CUDA; the optimiser lays out the weights)
@@ -36,6 +38,7 @@ public:
     double epochTrainAccuracy() const;  // waits for the device
     double lastLoss() const;            // waits for the device; non-finite if the step diverged
     bool usingCudaGraph() const;
+    int64_t skippedSteps() const; // fp16 steps skipped for non-finite gradients; waits for the device
     std::string graphStatus() const { return m_graphStatus; }
 
 private:
@@ -50,6 +53,12 @@ private:
     torch::Tensor m_sums;    // [6]: total, weighted CE, utility, utility weight, repulsive, a(e)
     torch::Tensor m_correct; // int64 scalar
     torch::Tensor m_lastLoss;
+    // fp16 loss scaling (as torch.amp.GradScaler: start 2^16, halve on overflow, double after
+    // 2000 good steps), all on the device so the step stays one CUDA graph.
+    torch::Tensor m_lossScale;    // float [1]
+    torch::Tensor m_growthTracker; // int32 [1]
+    torch::Tensor m_foundInf;     // float [1]: this step overflowed
+    torch::Tensor m_skippedSteps; // float [1]
     int64_t m_images = 0;
     int64_t m_steps = 0;
     int64_t m_eagerStepsDone = 0;

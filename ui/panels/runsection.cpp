@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 
 namespace lbd::ui {
@@ -63,14 +64,20 @@ RunSection::RunSection(QWidget* parent) : QWidget(parent)
                              "flip, rotation in [-15, 15] degrees."));
     m_device = new QComboBox(this);
     m_device->setObjectName(QStringLiteral("device"));
-    m_device->setToolTip(tr("Where to train: the CPU or one CUDA GPU (bf16 autocast and a CUDA graph on GPUs)."));
+    m_device->setToolTip(tr("Where to train: the CPU or one CUDA GPU (mixed precision and a CUDA graph on GPUs)."));
     fillDevices();
     m_seed = new QSpinBox(this);
     m_seed->setObjectName(QStringLiteral("seed"));
     m_seed->setRange(0, 1000000);
     m_seed->setToolTip(tr("Seed of the model initialisation, batch order and augmentation."));
-    m_bf16 = new QCheckBox(tr("bf16"), this);
-    m_bf16->setToolTip(tr("bf16 autocast on CUDA (ignored on the CPU)."));
+    m_precision = new QComboBox(this);
+    m_precision->setObjectName(QStringLiteral("precision"));
+    m_precision->addItem(tr("fp16 (loss scaling)"), QStringLiteral("fp16"));
+    m_precision->addItem(tr("bf16"), QStringLiteral("bf16"));
+    m_precision->addItem(tr("fp32"), QStringLiteral("fp32"));
+    m_precision->setToolTip(tr("Arithmetic of the forward pass on CUDA (ignored on the CPU): fp16 autocast with dynamic "
+                               "loss scaling is the fastest on tensor-core GPUs; bf16 needs no scaling; fp32 is the "
+                               "slowest and the reference."));
     m_cudaGraph = new QCheckBox(tr("CUDA graph"), this);
     m_cudaGraph->setToolTip(tr("Capture the training step in a CUDA graph (CUDA only): several times faster."));
 
@@ -78,7 +85,7 @@ RunSection::RunSection(QWidget* parent) : QWidget(parent)
     epochsRow->addWidget(m_epochs, 1);
     epochsRow->addWidget(m_scaleSchedule);
     auto* cudaRow = new QHBoxLayout;
-    cudaRow->addWidget(m_bf16);
+    cudaRow->addWidget(m_precision);
     cudaRow->addWidget(m_cudaGraph);
     cudaRow->addStretch();
 
@@ -114,7 +121,8 @@ RunSection::RunSection(QWidget* parent) : QWidget(parent)
     for (QDoubleSpinBox* box : {m_lr, m_weightDecay}) {
         connect(box, &QDoubleSpinBox::valueChanged, this, edited);
     }
-    for (QCheckBox* box : {m_augment, m_bf16, m_cudaGraph, m_scaleSchedule}) {
+    connect(m_precision, &QComboBox::currentIndexChanged, this, edited);
+    for (QCheckBox* box : {m_augment, m_cudaGraph, m_scaleSchedule}) {
         connect(box, &QCheckBox::toggled, this, edited);
     }
     connect(m_device, &QComboBox::currentIndexChanged, this, edited);
@@ -159,7 +167,7 @@ void RunSection::load(const lbd::TrainConfig& config)
     m_evalEvery->setValue(config.train.evalEvery);
     m_augment->setChecked(config.augment.enabled);
     m_seed->setValue(int(config.train.seed));
-    m_bf16->setChecked(config.train.bf16);
+    m_precision->setCurrentIndex(std::max(0, m_precision->findData(QString::fromStdString(config.train.precision))));
     m_cudaGraph->setChecked(config.train.cudaGraph);
     const QString device = QString::fromStdString(config.train.device);
     const int index = m_device->findData(device);
@@ -186,7 +194,7 @@ void RunSection::apply(lbd::TrainConfig& config) const
     config.train.channelsLast = m_baseTrain.channelsLast;
     config.train.seed = static_cast<uint64_t>(m_seed->value());
     config.train.device = m_device->currentData().toString().toStdString();
-    config.train.bf16 = m_bf16->isChecked();
+    config.train.precision = m_precision->currentData().toString().toStdString();
     config.train.cudaGraph = m_cudaGraph->isChecked();
     config.optimizer.learningRate = m_lr->value();
     config.optimizer.weightDecay = m_weightDecay->value();

@@ -43,7 +43,7 @@ private:
     QCheckBox* m_augment = nullptr;
     QComboBox* m_device = nullptr;
     QSpinBox* m_seed = nullptr;
-    QCheckBox* m_bf16 = nullptr;
+    QComboBox* m_precision = nullptr;
     QCheckBox* m_cudaGraph = nullptr;
 
     lbd::OptimizerSpec m_baseOptimizer;
