@@ -1,6 +1,9 @@
 #include "ui/datasetcatalog.h"
 
 #include "core/data/longtailspec.h"
+#include "core/data/syntheticspec.h"
+
+#include <QFile>
 
 #include <QObject>
 
@@ -90,8 +93,30 @@ DatasetPreview datasetPreview(const lbd::DataSpec& spec)
         classes = 100;
         perClass = 500;
         preview.exact = true;
+        // The names the loader will use: fine_label_names.txt when the directory has it (else
+        // "class i", as the loader falls back to), so a utility file saved with them loads.
+        for (const QString& folder : {QString::fromStdString(spec.directory),
+                                      QString::fromStdString(spec.directory) + QStringLiteral("/cifar-100-binary")}) {
+            QFile names(folder + QStringLiteral("/fine_label_names.txt"));
+            if (!spec.directory.empty() && names.open(QIODevice::ReadOnly | QIODevice::Text)) {
+                QStringList read;
+                for (const QByteArray& line : names.readAll().split('\n')) {
+                    const QString name = QString::fromUtf8(line).trimmed();
+                    if (!name.isEmpty()) {
+                        read << name;
+                    }
+                }
+                if (read.size() == 100) {
+                    preview.classNames = read;
+                    break;
+                }
+            }
+        }
         break;
     case lbd::DatasetKind::Synthetic:
+        for (int64_t c = 0; c < spec.synthetic.classes; ++c) {
+            preview.classNames << QString::fromStdString(lbd::syntheticClassName(c));
+        }
         classes = spec.synthetic.classes;
         perClass = spec.synthetic.trainPerClass;
         preview.exact = true;

@@ -2,12 +2,22 @@
 
 #include "ui/latencyprobe.h"
 #include "ui/mainwindow.h"
+#include "ui/pages/classifypage.h"
+#include "ui/pages/decisionlabpage.h"
+#include "ui/pages/gallerypage.h"
+#include "ui/pages/runspage.h"
+#include "ui/utility/utilitydocument.h"
+
+#include "core/infer/runresults.h"
+
+#include <algorithm>
 
 #include <qcustomplot.h>
 
 #include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QPixmap>
 #include <QTabWidget>
 #include <QTextStream>
@@ -26,11 +36,19 @@ ScreenshotRunner::ScreenshotRunner(MainWindow* window, QString outputDirectory, 
             m_epochProbe->start();
         }
     });
-    connect(window, &MainWindow::runFinished, this, [this] {
+    connect(window, &MainWindow::runFinished, this, [this](const TrainingOutcome& outcome) {
         m_probe->stop();
         m_epochProbe->stop();
-        // Let the last throttled replots land before grabbing.
-        QTimer::singleShot(300, this, &ScreenshotRunner::capture);
+        if (m_directory.isEmpty()) {
+            QTimer::singleShot(300, this, &ScreenshotRunner::capture);
+            return;
+        }
+        // runShown follows runFinished and makes every page load the run: stage after that.
+        QTimer::singleShot(0, this, [this, directory = outcome.runDirectory] {
+            stagePartTwoPages(directory);
+            // Let the last throttled replots and the pages' background work land before grabbing.
+            QTimer::singleShot(500, this, [this] { waitForPagesThenCapture(300); });
+        });
     });
     connect(window, &MainWindow::runFailed, this, [this](const QString& error) {
         m_probe->stop();
@@ -52,6 +70,80 @@ bool ScreenshotRunner::start()
     }
     m_probe->start();
     return true;
+}
+
+void ScreenshotRunner::stagePartTwoPages(const QString& runDirectory)
+{
+    UtilityDocument* document = m_window->utilityDocument();
+    document->setMatrix(lbd::UtilityMatrix::tailSensitive(document->classCount(), 2.0));
+    // Two test images of the run for Classify: the one the particles dispute most (mutual
+    // information) and the most certain one, written as PNG files as a user would drop them.
+    try {
+        const lbd::RunResults results = lbd::loadRunResults(runDirectory.toStdString());
+        const lbd::TestImages images = lbd::loadTestImages(results);
+        const auto uncertainty = lbd::imageUncertainties(results);
+        if (images.isStreamed() || uncertainty.empty()) {
+            return;
+        }
+        const auto byEpistemic = [&](size_t a, size_t b) { return uncertainty[a].epistemic < uncertainty[b].epistemic; };
+        std::vector<size_t> order(uncertainty.size());
+        for (size_t i = 0; i < order.size(); ++i) {
+            order[i] = i;
+        }
+        const size_t disputed = *std::max_element(order.begin(), order.end(), byEpistemic);
+        const size_t certain = *std::min_element(order.begin(), order.end(), byEpistemic);
+        m_stagingDirectory = QDir(m_directory).filePath(QStringLiteral(".classify-input"));
+        QDir().mkpath(m_stagingDirectory);
+        QStringList files;
+        for (const size_t n : {disputed, certain}) {
+            const auto pixels = lbd::testImagePixels(images, static_cast<int64_t>(n));
+            const QImage image(pixels.data(), static_cast<int>(images.width), static_cast<int>(images.height),
+                               static_cast<int>(images.width * images.channels),
+                               images.channels == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
+            const QString name = QString::fromStdString(results.classNames[static_cast<size_t>(results.labels[n])])
+                                     .replace(QLatin1Char('/'), QLatin1Char('-'));
+            const QString path = QDir(m_stagingDirectory).filePath(QStringLiteral("test-%1-%2.png").arg(n).arg(name));
+            // Scaled up 4x (nearest) as a photo of the object would be larger than the model input.
+            image.scaled(image.size() * 4).save(path);
+            files << path;
+        }
+        m_window->classifyPage()->classifyFiles(files);
+        m_window->classifyPage()->selectEntry(0);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "lbd-studio: no test images for the Classify page: %s\n", error.what());
+    }
+}
+
+void ScreenshotRunner::waitForPagesThenCapture(int attemptsLeft)
+{
+    const bool busy = m_window->decisionLabPage()->isBusy() || m_window->galleryPage()->isBusy()
+                      || m_window->classifyPage()->isBusy();
+    if (busy && attemptsLeft > 0) {
+        QTimer::singleShot(100, this, [this, attemptsLeft] { waitForPagesThenCapture(attemptsLeft - 1); });
+        return;
+    }
+    if (!m_loadedPagesStaged) {
+        // The pages start from the run's own rule when they load it: choose the expected-utility
+        // rule now, and compare every run in the runs folder when there are several.
+        m_loadedPagesStaged = true;
+        m_window->decisionLabPage()->setRule(lbd::DecisionRule::ExpectedUtility);
+        m_window->classifyPage()->setRule(lbd::DecisionRule::ExpectedUtility);
+        RunsPage* runs = m_window->runsPage();
+        QStringList folders;
+        const QDir root(runs->runsFolder());
+        for (const QString& name : root.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+            if (QFile::exists(root.filePath(name + QStringLiteral("/report.json")))) {
+                folders << root.filePath(name);
+            }
+        }
+        if (folders.size() >= 2) {
+            runs->selectRuns(folders);
+            runs->compare(folders);
+        }
+        QTimer::singleShot(1500, this, [this] { waitForPagesThenCapture(300); });
+        return;
+    }
+    QTimer::singleShot(300, this, &ScreenshotRunner::capture);
 }
 
 void ScreenshotRunner::capture()
@@ -85,6 +177,9 @@ void ScreenshotRunner::capture()
         std::printf("wrote %s\n", qPrintable(path));
     }
     pages->setCurrentIndex(0);
+    if (!m_stagingDirectory.isEmpty()) {
+        QDir(m_stagingDirectory).removeRecursively();
+    }
     finish(ok ? 0 : 1);
 }
 

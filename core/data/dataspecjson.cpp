@@ -25,7 +25,8 @@ nlohmann::json toJson(const DataSpec& spec)
                              {"train_per_class", spec.synthetic.trainPerClass},
                              {"test_per_class", spec.synthetic.testPerClass},
                              {"channels", spec.synthetic.channels},
-                             {"size", spec.synthetic.size}};
+                             {"size", spec.synthetic.size},
+                             {"seed", spec.synthetic.seed}};
     }
     return json;
 }
@@ -70,9 +71,13 @@ DataSpec dataSpecFromJson(const nlohmann::json& json, const std::string& context
         synthetic.read("test_per_class", spec.synthetic.testPerClass);
         synthetic.read("channels", spec.synthetic.channels);
         synthetic.read("size", spec.synthetic.size);
+        // The images' seed; by default the data seed (so --seed changes the images too).
+        spec.synthetic.seed = spec.longTail.seed;
+        synthetic.read("seed", spec.synthetic.seed);
         synthetic.rejectUnknown();
+    } else {
+        spec.synthetic.seed = spec.longTail.seed;
     }
-    spec.synthetic.seed = spec.longTail.seed;
     reader.rejectUnknown();
     try {
         spec.validate();

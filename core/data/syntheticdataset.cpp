@@ -113,9 +113,8 @@ Dataset makeSyntheticDataset(const SyntheticSpec& spec)
     Dataset dataset;
     dataset.name = "synthetic";
     dataset.format = {spec.channels, spec.size, spec.size};
-    static const char* shapes[] = {"disc", "square", "diamond", "ring", "cross", "triangle"};
     for (int64_t c = 0; c < spec.classes; ++c) {
-        dataset.classNames.push_back(std::string(shapes[c % 6]) + "-" + std::to_string(c / 6));
+        dataset.classNames.push_back(syntheticClassName(c));
     }
     dataset.train = makeSplit(spec, spec.trainPerClass, 1);
     dataset.test = makeSplit(spec, spec.testPerClass, 2);

@@ -21,6 +21,29 @@ private slots:
         QCOMPARE(toJson(again).dump(), toJson(config).dump());
     }
 
+    // A synthetic data set whose image seed differs from the data seed is described exactly by
+    // its config.json (a run folder must reload the same images); precision round-trips, and a
+    // config written before "precision" reads "bf16": false as fp32.
+    void syntheticSeedAndPrecisionRoundTrip()
+    {
+        TrainConfig config;
+        config.data.kind = DatasetKind::Synthetic;
+        config.data.synthetic.seed = 7;
+        config.data.longTail.seed = 3;
+        config.train.precision = "bf16";
+        const TrainConfig again = trainConfigFromJson(toJson(config));
+        QCOMPARE(again.data.synthetic.seed, uint64_t(7));
+        QCOMPARE(again.data.longTail.seed, uint64_t(3));
+        QCOMPARE(again.train.precision, std::string("bf16"));
+        auto legacy = toJson(TrainConfig{});
+        legacy["train"].erase("precision");
+        legacy["train"]["bf16"] = false;
+        QCOMPARE(trainConfigFromJson(legacy).train.precision, std::string("fp32"));
+        auto wrong = toJson(TrainConfig{});
+        wrong["train"]["precision"] = "fp8";
+        QVERIFY(throwsInputError([&] { trainConfigFromJson(wrong); }, {"train.precision", "fp8"}));
+    }
+
     void invalidValuesNameTheirKey()
     {
         const auto expectKey = [](const nlohmann::json& json, const std::string& key) {
