@@ -1,4 +1,5 @@
 #include "ui/pages/calibrationpage.h"
+#include "ui/widgets/plottitle.h"
 
 #include "ui/regioncolors.h"
 #include "ui/widgets/throttledplot.h"
@@ -14,15 +15,6 @@
 namespace lbd::ui {
 namespace {
 
-void addTitle(QCustomPlot* plot, const QString& title)
-{
-    plot->plotLayout()->insertRow(0);
-    QFont font = plot->font();
-    font.setPointSize(11);
-    font.setBold(true);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, font));
-}
-
 QString formatAuroc(const std::optional<double>& value)
 {
     return value ? QString::number(*value, 'f', 4) : QObject::tr("undefined (all right or all wrong)");
@@ -34,7 +26,7 @@ CalibrationPage::CalibrationPage(QWidget* parent) : QWidget(parent)
 {
     m_reliability = new ThrottledPlot(this);
     m_reliability->setObjectName(QStringLiteral("reliabilityPlot"));
-    addTitle(m_reliability, tr("Reliability diagram"));
+    addPlotTitle(m_reliability, tr("Reliability diagram"));
     m_reliability->xAxis->setLabel(tr("confidence max pbar (15 equal-width bins)"));
     m_reliability->yAxis->setLabel(tr("accuracy in the bin"));
     m_reliability->setFixedRange(m_reliability->xAxis, 0, 1);

@@ -1,4 +1,6 @@
 #include "ui/pages/classifypage.h"
+#include "ui/decisionruletext.h"
+#include "ui/widgets/plottitle.h"
 
 #include "core/data/regions.h"
 #include "core/infer/predictor.h"
@@ -39,25 +41,6 @@ namespace lbd::ui {
 namespace {
 
 constexpr int kThumbnailSide = 320;
-
-QString ruleTitle(lbd::DecisionRule rule)
-{
-    switch (rule) {
-    case lbd::DecisionRule::Argmax: return QObject::tr("argmax pbar");
-    case lbd::DecisionRule::Lbd: return QObject::tr("LBD rule");
-    case lbd::DecisionRule::ExpectedUtility: return QObject::tr("expected utility");
-    }
-    return {};
-}
-
-void addTitle(QCustomPlot* plot, const QString& title)
-{
-    plot->plotLayout()->insertRow(0);
-    QFont font = plot->font();
-    font.setPointSize(10);
-    font.setBold(true);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, font));
-}
 
 QColor particleColor(int j)
 {
@@ -281,14 +264,14 @@ void ClassifyPage::buildUi()
 
     m_topPlot = new ThrottledPlot(this);
     m_topPlot->setObjectName(QStringLiteral("topKPlot"));
-    addTitle(m_topPlot, tr("Predictive distribution pbar: top classes"));
+    addPlotTitle(m_topPlot, tr("Predictive distribution pbar: top classes"), 10);
     m_topPlot->xAxis->setLabel(tr("class (most probable first; colour = region)"));
     m_topPlot->yAxis->setLabel(tr("pbar(class | x) (probability)"));
     m_topPlot->setFixedValueRange(0, 1.05);
     m_topPlot->placeLegendBelow();
     m_particlePlot = new ThrottledPlot(this);
     m_particlePlot->setObjectName(QStringLiteral("particlePlot"));
-    addTitle(m_particlePlot, tr("Each particle's distribution p_j over the same classes"));
+    addPlotTitle(m_particlePlot, tr("Each particle's distribution p_j over the same classes"), 10);
     m_particlePlot->xAxis->setLabel(tr("class"));
     m_particlePlot->yAxis->setLabel(tr("p_j(class | x) (probability)"));
     m_particlePlot->setFixedValueRange(0, 1.05);
@@ -702,7 +685,7 @@ void ClassifyPage::updateStatus()
                    .arg(run.toHtmlEscaped())
                    .arg(m_particles)
                    .arg(m_runClassNames.size())
-                   .arg(matrixDescription(), ruleTitle(rule()));
+                   .arg(matrixDescription(), decisionRuleTitle(rule()));
         if (!usesDocumentMatrix()) {
             text += tr(" The Utility page's matrix is for %1 classes of another data set.").arg(m_document->classCount());
         } else if (m_document->classNames() != m_runClassNames) {
@@ -767,7 +750,7 @@ void ClassifyPage::showPrediction(const Entry& entry)
     // Decision next to argmax.
     const double argmaxP = p.meanProbabilities[size_t(p.argmaxClass)];
     QString decision = tr("Decision (%1, %2): <b>%3</b><br>Plain argmax of pbar: <b>%4</b> (pbar = %5)")
-                           .arg(ruleTitle(p.rule), matrixDescription().toHtmlEscaped(), name(p.decidedClass).toHtmlEscaped(),
+                           .arg(decisionRuleTitle(p.rule), matrixDescription().toHtmlEscaped(), name(p.decidedClass).toHtmlEscaped(),
                                 name(p.argmaxClass).toHtmlEscaped())
                            .arg(argmaxP, 0, 'f', 3);
     if (p.decidedClass != p.argmaxClass) {

@@ -1,4 +1,7 @@
 #include "ui/pages/decisionlabpage.h"
+#include "ui/pooltask.h"
+#include "ui/decisionruletext.h"
+#include "ui/widgets/plottitle.h"
 
 #include "core/infer/runresults.h"
 
@@ -43,40 +46,6 @@ namespace {
 
 const QColor kBaselineColor(110, 110, 110);
 const QColor kLabColor(0xc0, 0x39, 0x2b);
-
-// QtConcurrent::run without the QtConcurrent module: the task runs on the global thread pool and
-// hands its value to a QFuture that a QFutureWatcher on the GUI thread receives.
-template <typename T, typename Function>
-QFuture<T> runOnPool(Function function)
-{
-    auto promise = std::make_shared<QPromise<T>>();
-    QFuture<T> future = promise->future();
-    promise->start();
-    QThreadPool::globalInstance()->start([promise, function = std::move(function)]() mutable {
-        promise->addResult(function());
-        promise->finish();
-    });
-    return future;
-}
-
-QString ruleTitle(lbd::DecisionRule rule)
-{
-    switch (rule) {
-    case lbd::DecisionRule::Argmax: return QObject::tr("argmax");
-    case lbd::DecisionRule::Lbd: return QObject::tr("LBD rule");
-    case lbd::DecisionRule::ExpectedUtility: return QObject::tr("expected utility");
-    }
-    return {};
-}
-
-void addTitle(QCustomPlot* plot, const QString& title)
-{
-    plot->plotLayout()->insertRow(0);
-    QFont font = plot->font();
-    font.setPointSize(11);
-    font.setBold(true);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, font));
-}
 
 // Mean of FHR(k) over k = 1..C-1: one number for the whole curve.
 double meanFhr(const lbd::EvaluationReport& report)
@@ -202,7 +171,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
 
     m_fhrPlot = new ThrottledPlot(this);
     m_fhrPlot->setObjectName(QStringLiteral("labFhrPlot"));
-    addTitle(m_fhrPlot, tr("False Head Rate: chosen rule vs one-hot argmax"));
+    addPlotTitle(m_fhrPlot, tr("False Head Rate: chosen rule vs one-hot argmax"));
     m_fhrPlot->xAxis->setLabel(tr("head fraction k/C (head = classes before k, head-to-tail order)"));
     m_fhrPlot->yAxis->setLabel(tr("FHR: tail images decided as head (%)"));
     m_fhrPlot->setFixedValueRange(0, 100);
@@ -211,7 +180,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
 
     m_regionPlot = new ThrottledPlot(this);
     m_regionPlot->setObjectName(QStringLiteral("labRegionPlot"));
-    addTitle(m_regionPlot, tr("Accuracy by region: chosen rule vs one-hot argmax"));
+    addPlotTitle(m_regionPlot, tr("Accuracy by region: chosen rule vs one-hot argmax"));
     m_regionPlot->yAxis->setLabel(tr("accuracy (%)"));
     m_regionPlot->xAxis->setLabel(tr("test images of the region's classes (thirds by class index)"));
     m_regionPlot->setFixedValueRange(0, 105);
@@ -440,7 +409,7 @@ void DecisionLabPage::showReports()
     m_headline->setText(
         tr("<b>%1 with the %2 matrix vs one-hot argmax:</b> FHR avg %3, accuracy %4, tail accuracy %5, "
            "mean utility %6 (%7 vs %8).")
-            .arg(ruleTitle(lab.rule), m_document->description().toHtmlEscaped(), fhrChange, points(lab.overall.accuracy, base.overall.accuracy),
+            .arg(decisionRuleTitle(lab.rule), m_document->description().toHtmlEscaped(), fhrChange, points(lab.overall.accuracy, base.overall.accuracy),
                  points(regionRate(lab, lbd::Region::Tail), regionRate(base, lbd::Region::Tail)),
                  signedNumber(lab.meanUtility - base.meanUtility, 4))
             .arg(lab.meanUtility, 0, 'f', 4)
@@ -454,7 +423,7 @@ void DecisionLabPage::fillTable()
 {
     const lbd::EvaluationReport& lab = *m_lab;
     const lbd::EvaluationReport& base = *m_baseline;
-    m_table->setHorizontalHeaderLabels({tr("one-hot argmax"), tr("%1, %2 matrix").arg(ruleTitle(lab.rule), m_document->description()),
+    m_table->setHorizontalHeaderLabels({tr("one-hot argmax"), tr("%1, %2 matrix").arg(decisionRuleTitle(lab.rule), m_document->description()),
                                         tr("difference")});
     struct Row {
         QString name;
@@ -582,7 +551,7 @@ void DecisionLabPage::plotRegions()
         }
     };
     addBars(*m_baseline, tr("one-hot argmax"), kBaselineColor);
-    addBars(*m_lab, tr("chosen rule: %1, %2 matrix").arg(ruleTitle(m_lab->rule), m_document->description()), kLabColor);
+    addBars(*m_lab, tr("chosen rule: %1, %2 matrix").arg(decisionRuleTitle(m_lab->rule), m_document->description()), kLabColor);
     p->requestReplot();
 }
 

@@ -1,4 +1,5 @@
 #include "ui/pages/gallerypage.h"
+#include "ui/pooltask.h"
 
 #include "core/data/regions.h"
 #include "core/infer/runresults.h"
@@ -58,20 +59,6 @@ constexpr int kMaxPlottedClasses = 12;
 
 const QColor kCorrect(0x2e, 0x7d, 0x32);
 const QColor kWrong(0xc6, 0x28, 0x28);
-
-// QtConcurrent::run without the QtConcurrent module (see decisionlabpage.cpp).
-template <typename T, typename Function>
-QFuture<T> runOnPool(Function function)
-{
-    auto promise = std::make_shared<QPromise<T>>();
-    QFuture<T> future = promise->future();
-    promise->start();
-    QThreadPool::globalInstance()->start([promise, function = std::move(function)]() mutable {
-        promise->addResult(function());
-        promise->finish();
-    });
-    return future;
-}
 
 std::shared_ptr<const GalleryData> loadGallery(const std::string& directory, int generation)
 {

@@ -1,4 +1,6 @@
 #include "ui/pages/tailriskpage.h"
+#include "ui/decisionruletext.h"
+#include "ui/widgets/plottitle.h"
 
 #include "ui/regioncolors.h"
 #include "ui/widgets/throttledplot.h"
@@ -13,25 +15,6 @@ namespace {
 
 const QColor kArgmaxColor(110, 110, 110);
 const QColor kRuleColor(0xc0, 0x39, 0x2b);
-
-QString ruleTitle(lbd::DecisionRule rule)
-{
-    switch (rule) {
-    case lbd::DecisionRule::Argmax: return QObject::tr("argmax");
-    case lbd::DecisionRule::Lbd: return QObject::tr("LBD rule (utility)");
-    case lbd::DecisionRule::ExpectedUtility: return QObject::tr("expected utility");
-    }
-    return {};
-}
-
-void addTitle(QCustomPlot* plot, const QString& title)
-{
-    plot->plotLayout()->insertRow(0);
-    QFont font = plot->font();
-    font.setPointSize(11);
-    font.setBold(true);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, font));
-}
 
 // FHR(k) at head fraction k / C, in percent.
 void setCurve(QCPGraph* graph, const lbd::EvaluationReport& report)
@@ -60,7 +43,7 @@ TailRiskPage::TailRiskPage(QWidget* parent) : QWidget(parent)
 {
     m_curvePlot = new ThrottledPlot(this);
     m_curvePlot->setObjectName(QStringLiteral("fhrCurvePlot"));
-    addTitle(m_curvePlot, tr("False Head Rate at every evaluation"));
+    addPlotTitle(m_curvePlot, tr("False Head Rate at every evaluation"));
     m_curvePlot->xAxis->setLabel(tr("head fraction k/C (head = classes before k, head-to-tail order)"));
     m_curvePlot->yAxis->setLabel(tr("FHR: tail images decided as head (%)"));
     m_curvePlot->setFixedValueRange(0, 100);
@@ -68,7 +51,7 @@ TailRiskPage::TailRiskPage(QWidget* parent) : QWidget(parent)
 
     m_comparePlot = new ThrottledPlot(this);
     m_comparePlot->setObjectName(QStringLiteral("fhrComparePlot"));
-    addTitle(m_comparePlot, tr("Latest evaluation: argmax vs the run's decision"));
+    addPlotTitle(m_comparePlot, tr("Latest evaluation: argmax vs the run's decision"));
     m_comparePlot->xAxis->setLabel(tr("head fraction k/C"));
     m_comparePlot->yAxis->setLabel(tr("FHR (%)"));
     m_comparePlot->setFixedValueRange(0, 100);
@@ -81,7 +64,7 @@ TailRiskPage::TailRiskPage(QWidget* parent) : QWidget(parent)
 
     m_regionPlot = new ThrottledPlot(this);
     m_regionPlot->setObjectName(QStringLiteral("regionAccuracyPlot"));
-    addTitle(m_regionPlot, tr("Region accuracy, latest evaluation"));
+    addPlotTitle(m_regionPlot, tr("Region accuracy, latest evaluation"));
     m_regionPlot->yAxis->setLabel(tr("accuracy (%)"));
     m_regionPlot->setFixedValueRange(0, 105);
     m_regionPlot->setFixedRange(m_regionPlot->xAxis, 0.4, 3.6);
@@ -204,7 +187,7 @@ void TailRiskPage::rebuildComparison()
     QCPGraph* rule = p->addGraph();
     setCurve(rule, latest);
     rule->setPen(QPen(latest.rule == lbd::DecisionRule::Argmax ? kArgmaxColor : kRuleColor, 2.5));
-    rule->setName(ruleTitle(latest.rule));
+    rule->setName(decisionRuleTitle(latest.rule));
     QCPGraph* points = p->addGraph();
     setPaperPoints(points, latest);
     points->setLineStyle(QCPGraph::lsNone);
@@ -240,7 +223,7 @@ void TailRiskPage::rebuildComparison()
            "<p style='color:gray'>FHR(k) = share of test images of classes &ge; k decided as a class &lt; k. "
            "Paper points: %6. A lower curve means fewer tail images lost to the head.</p>")
             .arg(m_reports.back().epoch)
-            .arg(ruleTitle(latest.rule))
+            .arg(decisionRuleTitle(latest.rule))
             .arg(100.0 * latest.overall.accuracy, 0, 'f', 2)
             .arg(latest.meanUtility, 0, 'f', 4)
             .arg(rows)
@@ -282,7 +265,7 @@ void TailRiskPage::rebuildRegionBars()
     if (argmax && latest.rule != lbd::DecisionRule::Argmax) {
         addBars(*argmax, tr("argmax"), kArgmaxColor);
     }
-    addBars(latest, ruleTitle(latest.rule), kRuleColor);
+    addBars(latest, decisionRuleTitle(latest.rule), kRuleColor);
     p->requestReplot();
 }
 
