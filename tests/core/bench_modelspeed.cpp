@@ -1,6 +1,6 @@
 // Forward + backward throughput of the particle models, fused and unfused. A measurement, not a
-// check: skipped unless LBD_MODEL_BENCH=1 (it takes minutes on a small CPU).
-//   LBD_MODEL_BENCH=1 build/tests/core_test_modelspeed   [LBD_BENCH_DEVICE=cuda]
+// check: not run by CTest, and skipped unless LBD_MODEL_BENCH=1 (it takes minutes on a small CPU).
+//   LBD_MODEL_BENCH=1 build/tests/core_bench_modelspeed   [LBD_BENCH_DEVICE=cuda]
 #include "core/model/modelfactory.h"
 
 #include <QtTest>
@@ -116,4 +116,4 @@ private slots:
 };
 
 QTEST_APPLESS_MAIN(TestModelSpeed)
-#include "test_modelspeed.moc"
+#include "bench_modelspeed.moc"
