@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -90,7 +91,10 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(head);
     layout->addWidget(scroll, 1);
     layout->addWidget(m_message);
-    setMinimumWidth(390);
+    // Wide enough for the widest row of the settings (the horizontal scroll bar is off, so a
+    // narrower panel would cut controls off on the right).
+    setMinimumWidth(std::max(390, content->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width()
+                                      + layout->contentsMargins().left() + layout->contentsMargins().right()));
 
     const auto edited = [this] {
         if (m_loading) {
