@@ -7,19 +7,9 @@
 #include "core/eval/metrics.h"
 #include "core/eval/uncertainty.h"
 #include "core/util/error.h"
+#include "core/util/tensorvector.h"
 
 namespace lbd {
-namespace {
-
-template <typename T>
-std::vector<T> toVector(const torch::Tensor& tensor)
-{
-    const torch::Tensor cpu = tensor.to(torch::kCPU, c10::CppTypeToScalarType<T>::value).contiguous();
-    return std::vector<T>(cpu.data_ptr<T>(), cpu.data_ptr<T>() + cpu.numel());
-}
-
-} // namespace
-
 EvaluationReport evaluate(const torch::Tensor& particleProbs, const torch::Tensor& labels,
                           const std::vector<int64_t>& trainCounts, const UtilityMatrix& utility, DecisionRule rule)
 {

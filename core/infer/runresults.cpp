@@ -9,6 +9,7 @@
 #include "core/train/runfolder.h"
 #include "core/train/runmanifest.h"
 #include "core/util/error.h"
+#include "core/util/tensorvector.h"
 
 #include <torch/torch.h>
 
@@ -16,13 +17,6 @@
 
 namespace lbd {
 namespace {
-
-template <typename T>
-std::vector<T> toVector(const torch::Tensor& tensor)
-{
-    const torch::Tensor cpu = tensor.to(torch::kCPU, c10::CppTypeToScalarType<T>::value).contiguous();
-    return std::vector<T>(cpu.data_ptr<T>(), cpu.data_ptr<T>() + cpu.numel());
-}
 
 // Views of the cached vectors as tensors (no copy; evaluate() and computeUncertainty() only read).
 torch::Tensor probabilityTensor(const RunResults& results)

@@ -29,15 +29,6 @@ constexpr int kParticles = 2; // tinyConfig
 
 double sum(const std::vector<double>& values) { return std::accumulate(values.begin(), values.end(), 0.0); }
 
-// Optional: LBD_TEST_SCREENSHOTS=<dir> keeps a picture of what the test saw.
-void keepScreenshot(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("LBD_TEST_SCREENSHOTS");
-    if (!dir.isEmpty()) {
-        QDir().mkpath(dir);
-        widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
-    }
-}
 
 } // namespace
 
@@ -69,7 +60,7 @@ private slots:
         QCOMPARE(finished.size(), 1);
         QCOMPARE(m_page->entryCount(), 0);
         QVERIFY2(m_page->statusText().contains(QStringLiteral("train a run or open one")), qPrintable(m_page->statusText()));
-        keepScreenshot(m_page, QStringLiteral("classify-empty"));
+        test::keepScreenshot(m_page, QStringLiteral("classify-empty"));
     }
 
     void trainATinyRun()
@@ -129,7 +120,7 @@ private slots:
         QCOMPARE(m_page->particleSeriesCount(), kParticles);
         QVERIFY(m_page->entryErrorText().isEmpty());
         QVERIFY2(m_page->decisionText().contains(QStringLiteral("Plain argmax")), qPrintable(m_page->decisionText()));
-        keepScreenshot(m_window.get(), QStringLiteral("classify-png"));
+        test::keepScreenshot(m_window.get(), QStringLiteral("classify-png"));
     }
 
     void nonImagesShowAnInlineErrorAndNothingCrashes()
@@ -152,7 +143,7 @@ private slots:
         }
         m_page->selectEntry(before);
         QVERIFY2(m_page->entryErrorText().contains(QStringLiteral("notes.txt")), qPrintable(m_page->entryErrorText()));
-        keepScreenshot(m_window.get(), QStringLiteral("classify-error"));
+        test::keepScreenshot(m_window.get(), QStringLiteral("classify-error"));
         // The page still classifies afterwards.
         m_page->selectEntry(0);
         QCOMPARE(m_page->particleTableRows(), kParticles);
@@ -236,7 +227,7 @@ private slots:
         QVERIFY(done >= 3);
         m_page->selectEntry(0);
         QVERIFY2(m_page->decisionText().contains(QStringLiteral("Utility page")), qPrintable(m_page->decisionText()));
-        keepScreenshot(m_window.get(), QStringLiteral("classify-expected-utility"));
+        test::keepScreenshot(m_window.get(), QStringLiteral("classify-expected-utility"));
     }
 
     void cleanupTestCase()

@@ -59,8 +59,6 @@ private slots:
         test::isolateSettings(m_dir);
         m_run = m_dir.filePath(QStringLiteral("runs/tiny"));
         lbd::TrainConfig config = test::tinyConfig(2);
-        // config.json keeps one seed for the split and the synthetic images (see test_decisionlab).
-        config.data.synthetic.seed = config.data.longTail.seed;
         lbd::Trainer trainer(config, m_run.toStdString(), false);
         QCOMPARE(trainer.run({}, nullptr).epochsCompleted, 2);
         m_results = lbd::loadRunResults(m_run.toStdString());
@@ -256,7 +254,6 @@ private:
         config.data.synthetic.classes = 10;
         config.data.synthetic.trainPerClass = 2;
         config.data.synthetic.testPerClass = 1000;
-        config.data.synthetic.seed = config.data.longTail.seed;
         config.data.longTail.imbalanceRatio = 1;
         const lbd::PreparedData data = lbd::prepareData(config.data);
         const lbd::RunFolder folder(directory.toStdString());

@@ -70,15 +70,6 @@ void expectOnly(const lbd::UtilityMatrix& actual, const lbd::UtilityMatrix& expe
     }
 }
 
-// Optional: LBD_TEST_SCREENSHOTS=<dir> keeps a picture of what the test saw.
-void keepScreenshot(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("LBD_TEST_SCREENSHOTS");
-    if (!dir.isEmpty()) {
-        QDir().mkpath(dir);
-        widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
-    }
-}
 
 } // namespace
 
@@ -167,7 +158,7 @@ private slots:
         e.page->setPaintValue(-1.5);
         QVERIFY(e.page->setSelectionToValue());
         expectOnly(e.document.matrix(), before, {{4, 0}, {4, 1}, {5, 0}, {5, 1}}, -1.5);
-        keepScreenshot(e.page.get(), QStringLiteral("utility-block"));
+        test::keepScreenshot(e.page.get(), QStringLiteral("utility-block"));
 
         // Select mode: a plain drag selects; a click on a row name selects the row.
         e.page->undoStack()->undo();
@@ -312,9 +303,9 @@ private slots:
         QCOMPARE(e.document.matrix()(65, 0), 0.0);
         QCOMPARE(e.document.matrix()(99, 33), 0.0);
         QCOMPARE(e.document.matrix()(98, 97), -4.0);
-        keepScreenshot(e.page.get(), QStringLiteral("utility-100-zoomed"));
+        test::keepScreenshot(e.page.get(), QStringLiteral("utility-100-zoomed"));
         map->fitToView();
-        keepScreenshot(e.page.get(), QStringLiteral("utility-100-fit"));
+        test::keepScreenshot(e.page.get(), QStringLiteral("utility-100-fit"));
     }
 
     void useForTrainingSetsThePanelsUtility()

@@ -5,6 +5,7 @@
 #include <QDirIterator>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QWidget>
 
 #include "core/train/trainconfig.h"
 #include "ui/appsettings.h"
@@ -67,6 +68,16 @@ inline QStringList filesMatching(const QString& dir, const QString& part)
         }
     }
     return found;
+}
+
+// Optional: LBD_TEST_SCREENSHOTS=<dir> keeps a picture of what a test saw.
+inline void keepScreenshot(QWidget* widget, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("LBD_TEST_SCREENSHOTS");
+    if (!dir.isEmpty()) {
+        QDir().mkpath(dir);
+        widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+    }
 }
 
 } // namespace lbd::ui::test

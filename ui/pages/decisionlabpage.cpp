@@ -1,6 +1,7 @@
 #include "ui/pages/decisionlabpage.h"
 #include "ui/pooltask.h"
 #include "ui/decisionruletext.h"
+#include "ui/widgets/fhraxes.h"
 #include "ui/widgets/plottitle.h"
 
 #include "core/infer/runresults.h"
@@ -172,10 +173,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     m_fhrPlot = new ThrottledPlot(this);
     m_fhrPlot->setObjectName(QStringLiteral("labFhrPlot"));
     addPlotTitle(m_fhrPlot, tr("False Head Rate: chosen rule vs one-hot argmax"));
-    m_fhrPlot->xAxis->setLabel(tr("head fraction k/C (head = classes before k, head-to-tail order)"));
-    m_fhrPlot->yAxis->setLabel(tr("FHR: tail images decided as head (%)"));
-    m_fhrPlot->setFixedValueRange(0, 100);
-    m_fhrPlot->setFixedRange(m_fhrPlot->xAxis, 0, 1);
+    setUpFhrAxes(m_fhrPlot);
     m_fhrPlot->placeLegendBelow();
 
     m_regionPlot = new ThrottledPlot(this);

@@ -1,5 +1,6 @@
 #include "ui/pages/tailriskpage.h"
 #include "ui/decisionruletext.h"
+#include "ui/widgets/fhraxes.h"
 #include "ui/widgets/plottitle.h"
 
 #include "ui/regioncolors.h"
@@ -44,10 +45,7 @@ TailRiskPage::TailRiskPage(QWidget* parent) : QWidget(parent)
     m_curvePlot = new ThrottledPlot(this);
     m_curvePlot->setObjectName(QStringLiteral("fhrCurvePlot"));
     addPlotTitle(m_curvePlot, tr("False Head Rate at every evaluation"));
-    m_curvePlot->xAxis->setLabel(tr("head fraction k/C (head = classes before k, head-to-tail order)"));
-    m_curvePlot->yAxis->setLabel(tr("FHR: tail images decided as head (%)"));
-    m_curvePlot->setFixedValueRange(0, 100);
-    m_curvePlot->setFixedRange(m_curvePlot->xAxis, 0, 1);
+    setUpFhrAxes(m_curvePlot);
 
     m_comparePlot = new ThrottledPlot(this);
     m_comparePlot->setObjectName(QStringLiteral("fhrComparePlot"));

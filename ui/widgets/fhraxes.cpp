@@ -1,0 +1,17 @@
+#include "ui/widgets/fhraxes.h"
+
+#include "ui/widgets/throttledplot.h"
+
+#include <QObject>
+
+namespace lbd::ui {
+
+void setUpFhrAxes(ThrottledPlot* plot)
+{
+    plot->xAxis->setLabel(QObject::tr("head fraction k/C (head = classes before k, head-to-tail order)"));
+    plot->yAxis->setLabel(QObject::tr("FHR: tail images decided as head (%)"));
+    plot->setFixedValueRange(0, 100);
+    plot->setFixedRange(plot->xAxis, 0, 1);
+}
+
+} // namespace lbd::ui
