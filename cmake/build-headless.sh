@@ -11,6 +11,10 @@ shift || true
 prefix="${TORCH_PREFIX:-$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')}"
 args=(-DCMAKE_BUILD_TYPE=Release -DLBD_BUILD_GUI=OFF -DLBD_BUILD_TESTS=OFF -DLBD_WITH_OPENCV=OFF
       "-DCMAKE_PREFIX_PATH=$prefix")
+# cuDNN's headers, for the fused batch-norm kernels: pip's nvidia-cudnn package ships them next to
+# the library LibTorch loads.
+cudnn="${CUDNN_ROOT:-$(python3 -c 'import nvidia.cudnn as c; print(c.__path__[0])' 2>/dev/null || true)}"
+if [ -n "$cudnn" ]; then args+=("-DCUDNN_ROOT=$cudnn"); fi
 if [ -n "${LBD_JSON_INCLUDE_DIR:-}" ]; then args+=("-DLBD_JSON_INCLUDE_DIR=$LBD_JSON_INCLUDE_DIR"); fi
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi

@@ -3,6 +3,7 @@
 
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
+#include "core/model/batchnormrelu.h"
 #include "core/train/trainingbenchmark.h"
 #include "core/util/atomicfile.h"
 #include "core/util/device.h"
@@ -81,6 +82,8 @@ int runBench(Args& args)
     if (training.precision != "fp16" && training.precision != "bf16" && training.precision != "fp32") {
         throw InputError("--precision '" + training.precision + "' is not known (use fp16, bf16 or fp32)");
     }
+    // For measuring what cuDNN's fused batch norm + add + ReLU gains (same as LBD_FUSED_BN=0).
+    const bool noFusedBn = args.flag("no-fused-bn");
     const bool json = args.flag("json");
     const auto outPath = args.value("out");
     args.rejectUnknown();
@@ -91,8 +94,12 @@ int runBench(Args& args)
         throw InputError("--augment-batch and --seconds must be positive");
     }
     useAllCpuCores();
+    if (noFusedBn) {
+        setFusedBatchNormEnabled(false);
+    }
 
-    std::string command = "lbd bench --what " + what + " --device " + deviceText;
+    std::string command = "lbd bench --what " + what + " --device " + deviceText
+        + (noFusedBn ? " --no-fused-bn" : "");
     nlohmann::json record = {{"date", currentDateTimeUtc()},
                              {"host", hostName()},
                              {"cpu", cpuModelName()},
@@ -115,6 +122,21 @@ int runBench(Args& args)
         }
     }
     if (what == "train" || what == "all") {
+        // The fused batch-norm kernels against ATen on a ResNet-32 stage-1 shape, so that every
+        // record of the fast mode also says how closely its kernels match the reference.
+        const auto deviation = measureFusedBatchNormDeviation(device, training.batchSize, 48, 32);
+        record["fused_batch_norm"] = {{"enabled", fusedBatchNormEnabled()}, {"checked", deviation.ran}};
+        if (deviation.ran) {
+            record["fused_batch_norm"]["relative_deviation_from_aten_fp32"] = {
+                {"output", deviation.output},           {"grad_input", deviation.gradInput},
+                {"grad_residual", deviation.gradResidual}, {"grad_weight", deviation.gradWeight},
+                {"grad_bias", deviation.gradBias},      {"running_mean", deviation.runningMean},
+                {"running_var", deviation.runningVar}};
+            if (!json) {
+                std::cout << "fused batch norm + add + ReLU vs ATen fp32: largest relative deviation "
+                          << deviation.largest() << "\n";
+            }
+        }
         for (const auto& result : benchmarkTraining(training)) {
             nlohmann::json entry = {{"benchmark", "training"},
                                     {"mode", result.mode},

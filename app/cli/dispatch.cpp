@@ -26,7 +26,7 @@ void printUsage(std::ostream& out)
         << "  predict  classify images with a run: RUN_DIR IMAGE... [--json] [--top K] [--utility U] [--rule R]\n"
         << "  export   weights for Python (torch.load): RUN_DIR --out FILE.pt\n"
         << "  bench    throughput: --what augment|train|all [--device cpu|cuda[:N]] [--batch B] [--particles M]\n"
-        << "             [--arch A] [--seconds S] [--train-seconds S] [--precision fp16|bf16|fp32] [--no-straightforward] [--json] [--out FILE]\n"
+        << "             [--arch A] [--seconds S] [--train-seconds S] [--precision fp16|bf16|fp32] [--no-straightforward] [--no-fused-bn] [--json] [--out FILE]\n"
         << "  --version  versions of LBD Studio, LibTorch, OpenCV and the CUDA devices found\n\n"
         << "Exit status: 0 success, 1 run failure, 2 bad input (the message names the file or option).\n";
 }

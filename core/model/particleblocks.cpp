@@ -1,5 +1,7 @@
 #include "core/model/particleblocks.h"
 
+#include "core/model/batchnormrelu.h"
+
 #include <stdexcept>
 
 namespace lbd {
@@ -70,15 +72,12 @@ ParticleConvBnImpl::ParticleConvBnImpl(const ParticleConvOptions& options) : m_o
 
 torch::Tensor ParticleConvBnImpl::forward(const torch::Tensor& x)
 {
-    const auto y = m_conv->forward(x);
-    if (y.is_cuda() && y.scalar_type() == torch::kHalf && is_training()) {
-        // fp16 training: cuDNN's NHWC batch norm (fp16 data, fp32 statistics), which ATen's
-        // dispatcher does not pick for channels-last on its own; measurably faster (speed.md).
-        const auto& bn = *m_bn;
-        return std::get<0>(at::cudnn_batch_norm(y, bn.weight, bn.bias, bn.running_mean, bn.running_var, true,
-                                                bn.options.momentum().value_or(0.1), bn.options.eps()));
-    }
-    return m_bn->forward(y);
+    return batchNorm(m_conv->forward(x), *m_bn);
+}
+
+torch::Tensor ParticleConvBnImpl::forwardRelu(const torch::Tensor& x, const torch::Tensor& residual)
+{
+    return batchNormAddRelu(m_conv->forward(x), *m_bn, residual);
 }
 
 torch::Tensor ParticleConvBnImpl::forwardParticle(const torch::Tensor& x, int64_t particle)
@@ -127,12 +126,11 @@ ParticleBasicBlockImpl::ParticleBasicBlockImpl(int64_t particles, int64_t inPlan
 
 torch::Tensor ParticleBasicBlockImpl::forward(const torch::Tensor& x)
 {
-    auto out = torch::relu(m_conv1->forward(x));
-    out = m_conv2->forward(out);
+    const auto out = m_conv1->forwardRelu(x);
     const auto shortcut = m_sharedInput
         ? tileParticles(optionAShortcut(x, 1, m_stride, m_padPerSide), m_particles)
         : optionAShortcut(x, m_particles, m_stride, m_padPerSide);
-    return torch::relu(out + shortcut);
+    return m_conv2->forwardRelu(out, shortcut);
 }
 
 torch::Tensor ParticleBasicBlockImpl::forwardParticle(const torch::Tensor& x, int64_t particle)
@@ -175,12 +173,11 @@ ParticleBottleneckImpl::ParticleBottleneckImpl(int64_t particles, int64_t inPlan
 
 torch::Tensor ParticleBottleneckImpl::forward(const torch::Tensor& x)
 {
-    auto out = torch::relu(m_conv1->forward(x));
-    out = torch::relu(m_conv2->forward(out));
-    out = m_conv3->forward(out);
+    auto out = m_conv1->forwardRelu(x);
+    out = m_conv2->forwardRelu(out);
     const auto shortcut = m_downsample ? m_downsample->forward(x)
                                        : (m_sharedInput ? tileParticles(x, m_particles) : x);
-    return torch::relu(out + shortcut);
+    return m_conv3->forwardRelu(out, shortcut);
 }
 
 torch::Tensor ParticleBottleneckImpl::forwardParticle(const torch::Tensor& x, int64_t particle)

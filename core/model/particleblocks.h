@@ -51,6 +51,9 @@ public:
 
     // [B, (shared ? in : M*in), H, W] -> [B, M*out, H/stride, W/stride]
     torch::Tensor forward(const torch::Tensor& x);
+    // relu(forward(x) + residual) (residual optional), fused into the batch norm where the
+    // device allows (batchnormrelu.h).
+    torch::Tensor forwardRelu(const torch::Tensor& x, const torch::Tensor& residual = {});
     // Particle j alone: [B, in, H, W] -> [B, out, H/stride, W/stride]
     torch::Tensor forwardParticle(const torch::Tensor& x, int64_t particle);
 

@@ -1,5 +1,7 @@
 #include "core/model/particleresnet32.h"
 
+#include "core/model/batchnormrelu.h"
+
 namespace lbd {
 
 namespace {
@@ -40,7 +42,7 @@ ParticleResNet32Impl::ParticleResNet32Impl(const ModelSpec& spec) : ParticleMode
 
 torch::Tensor ParticleResNet32Impl::stem(const torch::Tensor& x)
 {
-    return torch::relu(m_stemBn->forward(m_stemConv->forward(x)));
+    return batchNormAddRelu(m_stemConv->forward(x), *m_stemBn);
 }
 
 ParticleOutput ParticleResNet32Impl::forwardWithFeatures(const torch::Tensor& x)

@@ -1,5 +1,7 @@
 #include "core/model/particleresnet50.h"
 
+#include "core/model/batchnormrelu.h"
+
 namespace lbd {
 
 namespace F = torch::nn::functional;
@@ -40,7 +42,7 @@ ParticleResNet50Impl::ParticleResNet50Impl(const ModelSpec& spec) : ParticleMode
 
 torch::Tensor ParticleResNet50Impl::trunk(const torch::Tensor& x)
 {
-    auto h = torch::relu(m_stemBn->forward(m_stemConv->forward(x)));
+    auto h = batchNormAddRelu(m_stemConv->forward(x), *m_stemBn);
     h = F::max_pool2d(h, F::MaxPool2dFuncOptions(3).stride(2).padding(1));
     for (auto& block : m_sharedBlocks) {
         h = block->forward(h);

@@ -18,6 +18,9 @@ void saveCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd& 
         archive.write("buffer/" + item.key(), item.value().detach().cpu().clone(), /*is_buffer=*/true);
     }
     archive.write("optimizer/momentum", optimizer.momentumBuffer().detach().cpu().clone(), true);
+    if (state.lossScaler.defined()) {
+        archive.write("train/loss_scaler", state.lossScaler.detach().cpu().clone(), true);
+    }
     archive.write("epoch", c10::IValue(static_cast<int64_t>(state.epoch)));
     archive.write("history", c10::IValue(state.historyJsonl));
     archive.write("config", c10::IValue(state.configJson));
@@ -52,6 +55,10 @@ CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model
         }
         if (optimizer) {
             restore("optimizer/momentum", optimizer->momentumBuffer());
+        }
+        torch::Tensor lossScaler;
+        if (archive.try_read("train/loss_scaler", lossScaler, true)) {
+            state.lossScaler = lossScaler;
         }
         c10::IValue value;
         archive.read("epoch", value);

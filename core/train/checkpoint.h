@@ -1,6 +1,7 @@
 #pragma once
 // Atomic checkpoints: named parameters and buffers of the model, the optimiser's momentum, the
-// epoch reached and the metric history, so that `--resume` continues exactly.
+// fp16 loss scaler, the epoch reached and the metric history, so that `--resume` continues
+// exactly.
 #include <torch/torch.h>
 
 #include <string>
@@ -13,6 +14,9 @@ struct CheckpointState {
     int epoch = 0;             // last finished epoch
     std::string historyJsonl;  // metrics.jsonl as of that epoch
     std::string configJson;
+    // TrainStep::lossScalerState(); undefined in checkpoints written before it was saved, and
+    // then the scaler starts afresh.
+    torch::Tensor lossScaler;
 };
 
 void saveCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd& optimizer, const CheckpointState& state);

@@ -147,9 +147,11 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
 
     std::vector<nlohmann::json> history;
     int startEpoch = 1;
+    torch::Tensor resumedLossScaler;
     if (m_state->resume) {
         const CheckpointState state = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *model, &optimizer);
         startEpoch = state.epoch + 1;
+        resumedLossScaler = state.lossScaler;
         std::istringstream lines(state.historyJsonl);
         std::string line;
         while (std::getline(lines, line)) {
@@ -194,6 +196,9 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     stepOptions.cudaGraph = useGraph;
     stepOptions.channelsLast = channelsLast;
     TrainStep step(model, objective, optimizer, device, stepOptions);
+    if (resumedLossScaler.defined()) {
+        step.restoreLossScalerState(resumedLossScaler);
+    }
 
     TrainingResult result;
     result.runDirectory = folder.directory();
@@ -293,7 +298,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
                     historyText += line.dump() + "\n";
                 }
                 saveCheckpoint(folder.path(RunFolder::kCheckpoint), *model, optimizer,
-                               {epoch, historyText, toJson(config).dump()});
+                               {epoch, historyText, toJson(config).dump(), step.lossScalerState()});
             }
             result.epochsCompleted = epoch;
             if (finalEpoch) {

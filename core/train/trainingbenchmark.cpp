@@ -6,6 +6,7 @@
 #include "core/data/syntheticdataset.h"
 #include "core/lbd/objective.h"
 #include "core/lbd/utilitymatrix.h"
+#include "core/model/batchnormrelu.h"
 #include "core/model/modelfactory.h"
 #include "core/train/flatsgd.h"
 #include "core/train/trainstep.h"
@@ -109,8 +110,11 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     result.epochSeconds = static_cast<double>(options.trainImages) / result.imagesPerSecond;
     const double loss = step.lastLoss();
     const std::string precision = autocast == torch::kHalf ? "fp16 autocast with loss scaling" : autocast == torch::kBFloat16 ? "bf16 autocast" : "fp32";
+    const bool fusedBn = cuda && autocast == torch::kHalf && fusedBatchNormEnabled();
     result.details = fast ? std::string("fused particles, device augmentation prefetched on a second stream")
-                                + (cuda ? ", " + precision + ", CUDA graph: " + step.graphStatus() : "")
+                                + (cuda ? ", " + precision + (fusedBn ? ", cuDNN batch norm + add + ReLU fused" : "")
+                                              + ", CUDA graph: " + step.graphStatus()
+                                        : "")
                           : "particles one after another, fp32, host augmentation + copy";
     if (!std::isfinite(loss)) {
         throw RunError("benchmark loss became non-finite in " + result.mode + " mode");

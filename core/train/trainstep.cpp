@@ -1,6 +1,7 @@
 #include "core/train/trainstep.h"
 
 #include "core/compat/torchcompat.h"
+#include "core/util/error.h"
 
 #ifdef LBD_HAVE_CUDA
 #include <ATen/cuda/CUDAGraph.h>
@@ -151,6 +152,25 @@ double TrainStep::lastLoss() const
 int64_t TrainStep::skippedSteps() const
 {
     return static_cast<int64_t>(m_skippedSteps.item<float>());
+}
+
+torch::Tensor TrainStep::lossScalerState() const
+{
+    return torch::cat({m_lossScale, m_growthTracker.to(torch::kFloat32), m_skippedSteps}).cpu();
+}
+
+void TrainStep::restoreLossScalerState(const torch::Tensor& state)
+{
+    if (!state.defined() || state.numel() != 3 || !state.is_floating_point()
+        || !torch::isfinite(state).all().item<bool>() || !(state[0].item<double>() > 0)) {
+        throw InputError("checkpoint: 'train/loss_scaler' must hold a positive scale, a growth count and a skip count");
+    }
+    // In place: a captured graph keeps reading the same storage.
+    torch::NoGradGuard noGrad;
+    const auto values = state.to(torch::kFloat32).to(m_device);
+    m_lossScale.copy_(values.narrow(0, 0, 1));
+    m_growthTracker.copy_(values.narrow(0, 1, 1));
+    m_skippedSteps.copy_(values.narrow(0, 2, 1));
 }
 
 bool TrainStep::usingCudaGraph() const

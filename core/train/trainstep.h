@@ -41,6 +41,12 @@ public:
     int64_t skippedSteps() const; // fp16 steps skipped for non-finite gradients; waits for the device
     std::string graphStatus() const { return m_graphStatus; }
 
+    // The fp16 loss scaler (scale, growth tracker, skipped steps) as a CPU float tensor [3], for
+    // checkpoints; restoring it lets a resumed run go on with the scale it had reached instead
+    // of starting again at 2^16 and skipping steps to find it. Waits for the device.
+    torch::Tensor lossScalerState() const;
+    void restoreLossScalerState(const torch::Tensor& state); // throws InputError if malformed
+
 private:
     void eagerStep(const torch::Tensor& images, const torch::Tensor& labels);
 

@@ -1,7 +1,9 @@
 // The trainer on tiny synthetic runs: a complete run folder, exact resume, stop within one
 // batch keeping the last checkpoint, a diverging run failing cleanly, bad input named.
 #include "core/infer/predictor.h"
+#include "core/train/checkpoint.h"
 #include "core/train/configjson.h"
+#include "core/train/flatsgd.h"
 #include "core/train/pythonexport.h"
 #include "core/train/runfolder.h"
 #include "core/train/trainer.h"
@@ -89,6 +91,24 @@ private slots:
         const auto b = loadTestProbabilities(interrupted.path().toStdString() + "/test_probabilities.pt");
         QVERIFY(torch::allclose(a.probabilities, b.probabilities, 1e-5, 1e-6));
         QCOMPARE(RunFolder(interrupted.path().toStdString()).readJsonLines(RunFolder::kMetrics).size(), size_t(3));
+    }
+
+    void checkpointKeepsTheLossScaler()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/checkpoint.pt";
+        torch::nn::Linear model(3, 2);
+        FlatSgd optimizer(model->parameters(), 0.9, true, 5e-4, false);
+        CheckpointState state{4, "{}\n", "{}", torch::tensor({1024.0f, 7.0f, 3.0f})};
+        saveCheckpoint(path, *model, optimizer, state);
+        const CheckpointState loaded = loadCheckpoint(path, *model, &optimizer);
+        QCOMPARE(loaded.epoch, 4);
+        QVERIFY(loaded.lossScaler.defined());
+        QVERIFY(torch::equal(loaded.lossScaler, state.lossScaler));
+        // A checkpoint written before the scaler was saved still loads; the scaler starts afresh.
+        state.lossScaler = torch::Tensor();
+        saveCheckpoint(path, *model, optimizer, state);
+        QVERIFY(!loadCheckpoint(path, *model, &optimizer).lossScaler.defined());
     }
 
     void stopTakesEffectWithinOneBatchAndKeepsTheCheckpoint()
