@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <thread>
@@ -53,13 +54,23 @@ nlohmann::json benchAugmentation(const torch::Device& device, int64_t batch, int
     compat::synchronize(device);
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const double imagesPerSecond = static_cast<double>(iterations * batch) / elapsed;
-    return {{"benchmark", "augmentation"},
+    nlohmann::json record = {{"benchmark", "augmentation"},
             {"pipeline", rotation ? "pad4-crop + hflip + rotate15 (bilinear) + normalise" : "pad4-crop + hflip + normalise"},
             {"image", std::to_string(channels) + "x" + std::to_string(size) + "x" + std::to_string(size) + " uint8"},
             {"batch", batch},
             {"iterations", iterations},
             {"seconds", elapsed},
             {"images_per_second", imagesPerSecond}};
+    if (device.is_cuda()) {
+        // The device pipeline against the CPU one on the same images and draws, so that every
+        // GPU record also says the fast path computes the same augmentation.
+        const auto sample = images.narrow(0, 0, std::min<int64_t>(batch, 256));
+        const auto params = drawAugmentParams(sample.size(0), spec, rng);
+        const auto onDevice = augmentBatch(sample, params, spec, normalization).cpu();
+        const auto onCpu = augmentBatch(sample.cpu(), params, spec, normalization);
+        record["max_abs_difference_from_cpu"] = (onDevice - onCpu).abs().max().item<double>();
+    }
+    return record;
 }
 
 } // namespace
@@ -115,7 +126,12 @@ int runBench(Args& args)
                 if (!json) {
                     std::cout << "augmentation: " << result["pipeline"].get<std::string>() << ", "
                               << result["image"].get<std::string>() << ", batch " << augmentBatch << ": "
-                              << static_cast<int64_t>(result["images_per_second"].get<double>()) << " images/s\n";
+                              << static_cast<int64_t>(result["images_per_second"].get<double>()) << " images/s";
+                    if (result.contains("max_abs_difference_from_cpu")) {
+                        std::cout << " (largest difference from the CPU pipeline: "
+                                  << result["max_abs_difference_from_cpu"].get<double>() << ")";
+                    }
+                    std::cout << "\n";
                 }
                 record["results"].push_back(result);
             }

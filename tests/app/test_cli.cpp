@@ -304,6 +304,28 @@ private slots:
         EXPECT_MENTIONS(result.err, QStringLiteral("--imbalance-ration"), result, args);
     }
 
+    void benchBadOptions_data()
+    {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("precision") << QStringList{QStringLiteral("--precision"), QStringLiteral("fp8")} << QStringLiteral("fp8");
+        QTest::newRow("what") << QStringList{QStringLiteral("--what"), QStringLiteral("everything")}
+                              << QStringLiteral("everything");
+        QTest::newRow("seconds") << QStringList{QStringLiteral("--seconds"), QStringLiteral("0")}
+                                 << QStringLiteral("--seconds");
+    }
+
+    // Refused before any measurement starts (so these return at once).
+    void benchBadOptions()
+    {
+        QFETCH(QStringList, flags);
+        QFETCH(QString, named);
+        const QStringList args = QStringList{QStringLiteral("bench"), QStringLiteral("--device"), QStringLiteral("cpu")} + flags;
+        const Result result = runLbd(args, 60000);
+        EXPECT_EXIT(result, args, 2);
+        EXPECT_MENTIONS(result.err, named, result, args);
+    }
+
     void unknownCommand()
     {
         const QStringList args = {QStringLiteral("frobnicate")};
