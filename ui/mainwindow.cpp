@@ -399,9 +399,10 @@ void MainWindow::onEpoch(const lbd::EpochMetrics& metrics)
 void MainWindow::onFinished(const TrainingOutcome& outcome)
 {
     m_progress->setState(outcome.stopped ? tr("Stopped") : tr("Finished"));
-    statusBar()->showMessage(outcome.stopped ? tr("Run stopped after %1 epochs; the last checkpoint is kept.").arg(outcome.epochsCompleted)
-                                             : tr("Run finished: %1 epochs.").arg(outcome.epochsCompleted),
-                             10000);
+    const QString stoppedText = outcome.checkpointEpoch > 0
+        ? tr("Run stopped after %1 epochs; the checkpoint of epoch %2 is kept.").arg(outcome.epochsCompleted).arg(outcome.checkpointEpoch)
+        : tr("Run stopped after %1 epochs, before its first checkpoint: it cannot be resumed.").arg(outcome.epochsCompleted);
+    statusBar()->showMessage(outcome.stopped ? stoppedText : tr("Run finished: %1 epochs.").arg(outcome.epochsCompleted), 10000);
     m_trainingPage->appendMessage(outcome.stopped ? tr("Stopped after epoch %1.").arg(outcome.epochsCompleted)
                                                   : tr("Finished after epoch %1.").arg(outcome.epochsCompleted));
     emit runFinished(outcome);

@@ -14,6 +14,7 @@ namespace lbd::ui {
 struct TrainingOutcome {
     QString runDirectory;
     int epochsCompleted = 0;
+    int checkpointEpoch = 0; // newest checkpoint on disk (0: none)
     bool stopped = false; // stopped on request before the last epoch
     std::optional<lbd::EvaluationReport> finalReport;
 };

@@ -70,6 +70,7 @@ void TrainingWorker::run()
         TrainingOutcome outcome;
         outcome.runDirectory = QString::fromStdString(result.runDirectory);
         outcome.epochsCompleted = result.epochsCompleted;
+        outcome.checkpointEpoch = result.checkpointEpoch;
         outcome.stopped = result.stopped;
         outcome.finalReport = result.finalReport;
         emit finished(outcome);

@@ -94,7 +94,14 @@ int runTrain(Args& args)
         printReport(std::cout, *result.finalReport, manifest.at("class_names").get<std::vector<std::string>>(),
                     "test set after " + std::to_string(result.epochsCompleted) + " epochs");
     }
-    std::cout << (result.stopped ? "stopped; resume with: lbd train --resume " : "run folder: ") << directory << '\n';
+    if (!result.stopped) {
+        std::cout << "run folder: " << directory << '\n';
+    } else if (result.checkpointEpoch > 0) {
+        std::cout << "stopped; lbd train --resume " << directory << " continues after epoch " << result.checkpointEpoch
+                  << " (its checkpoint)\n";
+    } else {
+        std::cout << "stopped before the first checkpoint: " << directory << " cannot be resumed\n";
+    }
     return result.stopped ? 130 : 0;
 }
 

@@ -203,6 +203,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     TrainingResult result;
     result.runDirectory = folder.directory();
     result.epochsCompleted = startEpoch - 1;
+    result.checkpointEpoch = startEpoch - 1; // a resumed run starts from its checkpoint
     const auto runStart = Clock::now();
     const int64_t batchesPerEpoch = trainBatches->batchesPerEpoch();
     double lastCheckedLoss = 0;
@@ -268,8 +269,15 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
             }
             if (stopRequested()) {
                 result.stopped = true;
-                message("stopped during epoch " + std::to_string(epoch) + "; the checkpoint of epoch "
-                        + std::to_string(result.epochsCompleted) + " is kept");
+                // Only a checkpoint can be resumed from; with checkpoint_every > 1 it may be
+                // older than the last finished epoch, or not exist yet.
+                message(result.checkpointEpoch > 0
+                            ? "stopped during epoch " + std::to_string(epoch) + "; the checkpoint of epoch "
+                                  + std::to_string(result.checkpointEpoch) + " is kept and --resume continues from it"
+                            : "stopped during epoch " + std::to_string(epoch)
+                                  + " before the first checkpoint (train.checkpoint_every = "
+                                  + std::to_string(config.train.checkpointEvery) + "): there is nothing to resume");
+
                 break;
             }
             EpochMetrics metrics;
@@ -299,6 +307,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
                 }
                 saveCheckpoint(folder.path(RunFolder::kCheckpoint), *model, optimizer,
                                {epoch, historyText, toJson(config).dump(), step.lossScalerState()});
+                result.checkpointEpoch = epoch;
             }
             result.epochsCompleted = epoch;
             if (finalEpoch) {

@@ -22,6 +22,7 @@ struct TrainingCallbacks {
 struct TrainingResult {
     std::string runDirectory;
     int epochsCompleted = 0;
+    int checkpointEpoch = 0;              // epoch of the newest checkpoint on disk; 0: none yet
     bool stopped = false;                 // stopped by request before the last epoch
     bool alreadyFinished = false;         // resumed a finished run: nothing was trained or written
     std::optional<EvaluationReport> finalReport; // absent when stopped before any evaluation

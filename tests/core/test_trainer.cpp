@@ -12,6 +12,9 @@
 #include "tests/support/tinyconfig.h"
 
 #include <QDir>
+#include <QFile>
+
+#include <algorithm>
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
@@ -133,10 +136,40 @@ private slots:
         QVERIFY(stopSent);
         QVERIFY(result.stopped);
         QCOMPARE(result.epochsCompleted, 1);
+        QCOMPARE(result.checkpointEpoch, 1);
         QVERIFY(batchesAfterStop <= 1);
         // The epoch-1 checkpoint opens and predicts.
         Predictor predictor(dir.path().toStdString());
         QCOMPARE(predictor.classNames().size(), size_t(4));
+    }
+
+    // With checkpoint_every > 1 the newest checkpoint can be older than the last finished epoch,
+    // or missing: the result and the message say which, instead of promising a resume.
+    void stopBeforeTheFirstCheckpointSaysSo()
+    {
+        QTemporaryDir dir;
+        TrainingControl control;
+        TrainConfig config = test::tinyConfig(4);
+        config.train.checkpointEvery = 3;
+        std::vector<std::string> messages;
+        TrainingCallbacks callbacks;
+        callbacks.onEpoch = [&](const EpochMetrics& m) {
+            if (m.epoch == 2) {
+                control.stopRequested = true;
+            }
+        };
+        callbacks.onMessage = [&](const std::string& text) { messages.push_back(text); };
+        const TrainingResult result = train(config, dir.path(), callbacks, &control);
+        QVERIFY(result.stopped);
+        QCOMPARE(result.epochsCompleted, 2);
+        QCOMPARE(result.checkpointEpoch, 0);
+        QVERIFY(!QFile::exists(dir.filePath(QString::fromStdString(RunFolder::kCheckpoint))));
+        const bool said = std::any_of(messages.begin(), messages.end(), [](const std::string& m) {
+            return m.find("before the first checkpoint") != std::string::npos && m.find("nothing to resume") != std::string::npos;
+        });
+        QVERIFY2(said, "no message that the stopped run cannot be resumed");
+        QVERIFY(test::throwsInputError([&] { Trainer(config, dir.path().toStdString(), true); },
+                                       {"no checkpoint to resume from"}));
     }
 
     void divergingRunFailsCleanlyAndKeepsTheLastCheckpoint()
