@@ -4,6 +4,7 @@
 #include "core/train/configjson.h"
 #include "core/train/epochmetricsjson.h"
 #include "core/train/runfolder.h"
+#include "core/train/runsummary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -108,6 +109,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             m_runsPage->showMessage(tr("%1 was not opened: a run is training (stop it first) or its files could not be read.")
                                         .arg(directory),
                                     true);
+        }
+    });
+    connect(m_runsPage, &RunsPage::continueRequested, this, [this](const QString& directory) {
+        if (m_controller.isActive()) {
+            m_runsPage->showMessage(tr("%1 was not continued: a run is training (stop it first).").arg(directory), true);
+        } else {
+            continueRun(directory);
         }
     });
     connect(this, &MainWindow::runFinished, m_runsPage, &RunsPage::refresh);
@@ -333,21 +341,18 @@ void MainWindow::stopTraining()
     m_controller.stop();
 }
 
-bool MainWindow::openRun(const QString& directory)
+bool MainWindow::showRecordedRun(const QString& directory, int lastEpoch, RunContext& context, int& epochsShown)
 {
-    if (m_controller.isActive()) {
-        return false;
-    }
-    // The settings go into the panel (Start trains a new run with them); the recorded epochs are
-    // replayed into every page.
-    RunContext context;
     std::vector<lbd::EpochMetrics> epochs;
     try {
         const lbd::RunFolder folder(directory.toStdString());
         context.config = lbd::loadTrainConfig(folder.path(lbd::RunFolder::kConfig));
         if (folder.exists(lbd::RunFolder::kMetrics)) {
             for (const auto& line : folder.readJsonLines(lbd::RunFolder::kMetrics)) {
-                epochs.push_back(lbd::epochMetricsFromJson(line));
+                auto metrics = lbd::epochMetricsFromJson(line);
+                if (lastEpoch < 0 || metrics.epoch <= lastEpoch) {
+                    epochs.push_back(std::move(metrics));
+                }
             }
         }
     } catch (const std::exception& error) {
@@ -367,14 +372,60 @@ bool MainWindow::openRun(const QString& directory)
     if (!epochs.empty()) {
         m_progress->setEpoch(epochs.back());
     }
-    m_progress->setState(tr("Opened"));
     m_runFolderLabel->setText(tr("Run folder: %1").arg(directory));
+    epochsShown = static_cast<int>(epochs.size());
+    return true;
+}
+
+bool MainWindow::openRun(const QString& directory)
+{
+    if (m_controller.isActive()) {
+        return false;
+    }
+    // The settings go into the panel (Start trains a new run with them); the recorded epochs are
+    // replayed into every page.
+    RunContext context;
+    int epochs = 0;
+    if (!showRecordedRun(directory, -1, context, epochs)) {
+        return false;
+    }
+    m_progress->setState(tr("Opened"));
     statusBar()->showMessage(tr("Opened %1 (%2 epochs); Start trains a new run with its settings.")
                                  .arg(directory)
-                                 .arg(epochs.size()),
+                                 .arg(epochs),
                              8000);
     emit runShown(directory);
     return true;
+}
+
+bool MainWindow::continueRun(const QString& directory)
+{
+    if (m_controller.isActive()) {
+        return false;
+    }
+    const lbd::RunSummary run = lbd::readRunSummary(directory.toStdString());
+    if (!run.resumable()) {
+        m_reportError(tr("Cannot continue the run"),
+                      tr("%1 cannot be continued: only a stopped or failed run with a checkpoint can (this one is %2, "
+                         "checkpoint of epoch %3 of %4).")
+                          .arg(directory, QString::fromStdString(run.state))
+                          .arg(run.checkpointEpoch)
+                          .arg(run.epochs));
+        return false;
+    }
+    // The resume rewrites metrics.jsonl from the checkpoint's history: epochs after the
+    // checkpoint are trained again and arrive live.
+    RunContext context;
+    int epochs = 0;
+    if (!showRecordedRun(directory, run.checkpointEpoch, context, epochs)) {
+        return false;
+    }
+    m_lastError.clear();
+    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(context.config.train.device)));
+    m_progress->setState(tr("Resuming"));
+    m_pages->setCurrentWidget(m_trainingPage);
+    statusBar()->showMessage(tr("Continuing %1 after epoch %2.").arg(directory).arg(run.checkpointEpoch), 8000);
+    return m_controller.start(context.config, directory, /*resume=*/true);
 }
 
 void MainWindow::onStateChanged(TrainingController::State state)

@@ -27,6 +27,7 @@ class GalleryPage;
 class ProgressPanel;
 class RunsPage;
 class RunView;
+struct RunContext;
 class TailRiskPage;
 class TrainingPage;
 class UtilityEditorPage;
@@ -54,6 +55,10 @@ public:
     void stopTraining();
     // Loads a run folder's config into the panel (and its results, where the engine can read them).
     bool openRun(const QString& directory);
+    // Continues a stopped or failed run from its checkpoint (as `lbd train --resume`): its epochs
+    // up to the checkpoint are shown, the rest arrive live. False (with the reason reported) when
+    // a run is active or the folder has no checkpoint to continue from.
+    bool continueRun(const QString& directory);
 
     void setErrorReporter(ErrorReporter reporter) { m_reportError = std::move(reporter); }
     void setCloseConfirmation(CloseConfirmation confirm) { m_confirmClose = std::move(confirm); }
@@ -99,6 +104,9 @@ private:
     void exportPlots();
     void chooseRunsFolder();
     void showErrorDialog(const QString& title, const QString& message);
+    // Puts a run folder's config into the panel and replays its recorded epochs (up to
+    // `lastEpoch`, all when negative) into every page; reports and returns false when unreadable.
+    bool showRecordedRun(const QString& directory, int lastEpoch, RunContext& context, int& epochsShown);
 
     TrainingController m_controller;
     ExperimentPanel* m_panel = nullptr;

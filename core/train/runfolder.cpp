@@ -91,10 +91,12 @@ std::vector<nlohmann::json> RunFolder::readJsonLines(const std::string& file) co
     return lines;
 }
 
-void RunFolder::writeStatus(const std::string& state, int epochsDone, int epochs, const std::string& message) const
+void RunFolder::writeStatus(const std::string& state, int epochsDone, int epochs, const std::string& message,
+                            int checkpointEpoch) const
 {
     writeJson(kStatus, {{"state", state},
                         {"epochs_done", epochsDone},
+                        {"checkpoint_epoch", checkpointEpoch},
                         {"epochs", epochs},
                         {"message", message},
                         {"updated", currentDateTimeUtc()}});

@@ -31,7 +31,9 @@ public:
     void writeJsonLines(const std::string& file, const std::vector<nlohmann::json>& lines) const;
     std::vector<nlohmann::json> readJsonLines(const std::string& file) const;
 
-    void writeStatus(const std::string& state, int epochsDone, int epochs, const std::string& message = {}) const;
+    // `checkpointEpoch`: the epoch of the newest checkpoint (0: none), which a resume continues from.
+    void writeStatus(const std::string& state, int epochsDone, int epochs, const std::string& message = {},
+                     int checkpointEpoch = 0) const;
 
     static const char* kConfig;
     static const char* kSplit;

@@ -79,6 +79,9 @@ void readStatus(const RunFolder& folder, RunSummary& summary)
         const nlohmann::json json = folder.readJson(RunFolder::kStatus);
         summary.state = json.at("state").get<std::string>();
         summary.epochsDone = json.value("epochs_done", 0);
+        // Older folders lack it: assume a checkpoint per epoch (the default); a resume reads the
+        // checkpoint's own epoch in any case.
+        summary.checkpointEpoch = json.value("checkpoint_epoch", summary.epochsDone);
         const int epochs = json.value("epochs", 0);
         if (epochs > 0) {
             summary.epochs = epochs;

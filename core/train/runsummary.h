@@ -27,6 +27,7 @@ struct RunSummary {
     int particles = 0;         // M
     int epochs = 0;            // planned (config / status)
     int epochsDone = 0;        // status.json
+    int checkpointEpoch = 0;   // status.json: the epoch a resume continues after (0: none)
     std::string device;        // run.json (where it trained), else the config's request
     std::string created;       // run.json, ISO 8601 UTC
     std::string updated;       // status.json, ISO 8601 UTC
@@ -47,6 +48,11 @@ struct RunSummary {
     std::optional<double> trainSeconds;
 
     bool damaged() const { return !problems.empty(); }
+    // Stopped or failed with a checkpoint to continue from (`lbd train --resume`, Runs > Continue).
+    bool resumable() const
+    {
+        return (state == "stopped" || state == "failed") && hasCheckpoint && checkpointEpoch > 0 && checkpointEpoch < epochs;
+    }
 };
 
 // Reads what it can of one run folder; never throws for bad run files.

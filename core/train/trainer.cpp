@@ -170,7 +170,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
                      deviceDescription(device));
 
     const int epochs = config.train.epochs;
-    folder.writeStatus("running", startEpoch - 1, epochs);
+    folder.writeStatus("running", startEpoch - 1, epochs, {}, startEpoch - 1);
 
     const bool useGraph = config.train.cudaGraph && device.is_cuda();
     const torch::ScalarType autocastType = !device.is_cuda()            ? torch::kFloat32
@@ -334,23 +334,23 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
                 folder.writeJson(RunFolder::kReport, report);
                 result.finalReport = metrics.evaluation;
             }
-            folder.writeStatus("running", epoch, epochs);
+            folder.writeStatus("running", epoch, epochs, {}, result.checkpointEpoch);
             if (callbacks.onEpoch) {
                 callbacks.onEpoch(metrics);
             }
         }
     } catch (const RunError& error) {
-        folder.writeStatus("failed", result.epochsCompleted, epochs, error.what());
+        folder.writeStatus("failed", result.epochsCompleted, epochs, error.what(), result.checkpointEpoch);
         throw;
     } catch (const c10::Error& error) {
         const std::string text = describeCudaError(error.what_without_backtrace());
-        folder.writeStatus("failed", result.epochsCompleted, epochs, text);
+        folder.writeStatus("failed", result.epochsCompleted, epochs, text, result.checkpointEpoch);
         throw RunError(text + "; the last good checkpoint is kept");
     } catch (const std::exception& error) {
-        folder.writeStatus("failed", result.epochsCompleted, epochs, error.what());
+        folder.writeStatus("failed", result.epochsCompleted, epochs, error.what(), result.checkpointEpoch);
         throw;
     }
-    folder.writeStatus(result.stopped ? "stopped" : "finished", result.epochsCompleted, epochs);
+    folder.writeStatus(result.stopped ? "stopped" : "finished", result.epochsCompleted, epochs, {}, result.checkpointEpoch);
     message(step.graphStatus() == "off" ? std::string("done") : "CUDA graph: " + step.graphStatus());
     return result;
 }

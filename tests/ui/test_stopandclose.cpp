@@ -2,7 +2,15 @@
 // closing the window while training asks, then stops cleanly before the window closes.
 #include "tests/ui/uitestsupport.h"
 #include "ui/mainwindow.h"
+#include "ui/pages/runspage.h"
 #include "ui/panels/experimentpanel.h"
+#include "core/train/runfolder.h"
+#include "ui/pages/trainingpage.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QPushButton>
+#include <QTabWidget>
 
 #include <QElapsedTimer>
 
@@ -51,6 +59,51 @@ private slots:
         QVERIFY(batchesAfterStop <= 8);
         QVERIFY2(!test::filesMatching(outcome.runDirectory, QStringLiteral("checkpoint")).isEmpty(), "no checkpoint kept");
         QCOMPARE(window.controller()->state(), TrainingController::State::Idle);
+    }
+
+    // Runs > Continue training picks a stopped run up at its checkpoint and trains it to the end.
+    void continueTrainsAStoppedRunToTheEnd()
+    {
+        MainWindow window;
+        window.setErrorReporter([](const QString&, const QString& message) { QFAIL(qPrintable(message)); });
+        // Enough epochs that Stop lands in the middle even when the worker runs ahead of the spy.
+        constexpr int kEpochs = 30;
+        window.experimentPanel()->setConfig(test::tinyConfig(kEpochs, 160));
+        QSignalSpy epochs(window.controller(), &TrainingController::epochFinished);
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        QVERIFY(window.startTraining());
+        QTRY_VERIFY_WITH_TIMEOUT(epochs.size() >= 2, 60000);
+        window.stopTraining();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 30000);
+        const auto stopped = finished.takeFirst().first().value<TrainingOutcome>();
+        QVERIFY(stopped.stopped);
+        QVERIFY(stopped.checkpointEpoch >= 2 && stopped.checkpointEpoch < kEpochs);
+
+        RunsPage* runs = window.runsPage();
+        runs->refresh();
+        runs->selectRuns({stopped.runDirectory});
+        auto* button = runs->findChild<QPushButton*>(QStringLiteral("continueRunButton"));
+        QVERIFY(button);
+        QVERIFY2(button->isEnabled(), "Continue training is not offered for a stopped run with a checkpoint");
+        epochs.clear();
+        button->click();
+        QCOMPARE(window.pages()->currentWidget(), static_cast<QWidget*>(window.trainingPage()));
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        const auto done = finished.first().first().value<TrainingOutcome>();
+        QVERIFY(!done.stopped);
+        QCOMPARE(done.runDirectory, stopped.runDirectory);
+        QCOMPARE(done.epochsCompleted, kEpochs);
+        QCOMPARE(epochs.first().first().value<lbd::EpochMetrics>().epoch, stopped.checkpointEpoch + 1);
+        // One line per epoch, in order: the resume did not duplicate or skip any.
+        const auto lines = lbd::RunFolder(stopped.runDirectory.toStdString()).readJsonLines(lbd::RunFolder::kMetrics);
+        QCOMPARE(lines.size(), size_t(kEpochs));
+        for (size_t i = 0; i < lines.size(); ++i) {
+            QCOMPARE(lines[i].at("epoch").get<int>(), static_cast<int>(i + 1));
+        }
+        // A finished run is not offered again.
+        runs->refresh();
+        runs->selectRuns({stopped.runDirectory});
+        QVERIFY(!button->isEnabled());
     }
 
     void closeWhileTrainingAsksThenStops()

@@ -89,6 +89,10 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
 
     m_openButton = makeButton(tr("Open"), tr("Show the selected run on every page (Training, Tail risk, Calibration, ...)."),
                               QStringLiteral("openRunButton"), this);
+    m_continueButton = makeButton(tr("Continue training"),
+                                  tr("Train a stopped or failed run on from its last checkpoint, with its own settings "
+                                     "(like `lbd train --resume RUN`); epochs after the checkpoint are trained again."),
+                                  QStringLiteral("continueRunButton"), this);
     m_compareButton = makeButton(tr("Compare"),
                                  tr("Overlay the selected runs' test accuracy, tail accuracy and training objective per "
                                     "epoch, and list their metrics side by side (select two or more)."),
@@ -124,6 +128,7 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     topLayout->addWidget(m_table, 1);
     auto* actionRow = new QHBoxLayout;
     actionRow->addWidget(m_openButton);
+    actionRow->addWidget(m_continueButton);
     actionRow->addWidget(m_compareButton);
     actionRow->addWidget(m_csvButton);
     actionRow->addWidget(m_exportModelButton);
@@ -165,6 +170,12 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     connect(m_changeFolderButton, &QPushButton::clicked, this, &RunsPage::chooseFolder);
     connect(m_refreshButton, &QPushButton::clicked, this, &RunsPage::refresh);
     connect(m_openButton, &QPushButton::clicked, this, &RunsPage::openSelected);
+    connect(m_continueButton, &QPushButton::clicked, this, [this] {
+        const QStringList selected = selectedRuns();
+        if (selected.size() == 1) {
+            emit continueRequested(selected.first());
+        }
+    });
     connect(m_compareButton, &QPushButton::clicked, this, [this] { compare(selectedRuns()); });
     connect(m_csvButton, &QPushButton::clicked, this, &RunsPage::askSaveCsv);
     connect(m_exportModelButton, &QPushButton::clicked, this, &RunsPage::askExportModel);
@@ -495,11 +506,14 @@ void RunsPage::updateButtons()
 {
     const QStringList selected = selectedRuns();
     bool canExport = false;
+    bool canContinue = false;
     if (selected.size() == 1) {
         const int row = m_model->rowOf(selected.first());
         canExport = row >= 0 && m_model->run(row).hasCheckpoint;
+        canContinue = row >= 0 && m_model->run(row).resumable();
     }
     m_openButton->setEnabled(selected.size() == 1);
+    m_continueButton->setEnabled(canContinue);
     m_compareButton->setEnabled(selected.size() >= 2);
     m_csvButton->setEnabled(m_model->rowCount() > 0);
     m_exportModelButton->setEnabled(canExport && !m_exporting);

@@ -72,6 +72,8 @@ public:
 
 signals:
     void openRequested(const QString& directory);
+    // Continue training a stopped or failed run from its checkpoint.
+    void continueRequested(const QString& directory);
     void runsRefreshed();
     void comparisonReady();
     void modelExported(const QString& file);
@@ -100,6 +102,7 @@ private:
     QPushButton* m_changeFolderButton = nullptr;
     QPushButton* m_refreshButton = nullptr;
     QPushButton* m_openButton = nullptr;
+    QPushButton* m_continueButton = nullptr;
     QPushButton* m_compareButton = nullptr;
     QPushButton* m_csvButton = nullptr;
     QPushButton* m_exportModelButton = nullptr;
