@@ -19,7 +19,7 @@ void printUsage(std::ostream& out)
         << "  train    train an LBD particle ensemble: [--preset NAME | --config FILE] [--out RUN_DIR]\n"
         << "             [--device cpu|cuda[:N]] [--resume RUN_DIR] [--epochs N] [--arch A] [--particles M]\n"
         << "             [--baseline lbd|ce|cb|ldam-drw|ensemble] [--alpha A] [--tau T] [--utility onehot|tail:c|FILE]\n"
-        << "             [--rule argmax|lbd|expected] [--lr X] [--batch-size B] [--seed S | --train-seed S] [data flags] [--list-presets] [--quiet]\n"
+        << "             [--rule argmax|lbd|expected] [--lr X] [--batch-size B] [--checkpoint-every N] [--seed S | --train-seed S] [data flags] [--list-presets] [--quiet]\n"
         << "             [--precision fp16|bf16|fp32] [--no-cuda-graph]   (CUDA only)\n"
         << "  eval     re-decide a run's cached test probabilities: RUN_DIR [--utility onehot|tail:c|FILE]\n"
         << "             [--rule argmax|lbd|expected] [--json]\n"

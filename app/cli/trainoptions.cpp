@@ -56,6 +56,7 @@ nlohmann::json trainConfigJsonFromArgs(Args& args)
     setInteger("epochs", "train", "epochs");
     setInteger("batch-size", "train", "batch_size");
     setInteger("eval-every", "train", "eval_every");
+    setInteger("checkpoint-every", "train", "checkpoint_every");
     setInteger("threads", "train", "threads");
     setText("utility", "train", "utility");
     setText("rule", "train", "decision_rule");

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 namespace lbd {
 
@@ -24,8 +25,11 @@ double momentumOf(const torch::nn::BatchNorm2dImpl& bn) { return bn.options.mome
 
 bool cudnnHalfTraining(const torch::Tensor& x, const torch::nn::BatchNorm2dImpl& bn)
 {
+    // cuDNN's tensor descriptors count elements in 32 bits: larger batches stay with ATen
+    // (found with a 14,000-image batch of 24 particles, which cuDNN refused).
     return x.is_cuda() && x.scalar_type() == torch::kHalf && bn.is_training() && x.dim() == 4
-        && bn.weight.defined() && bn.running_mean.defined();
+        && bn.weight.defined() && bn.running_mean.defined()
+        && x.numel() <= std::numeric_limits<int32_t>::max();
 }
 
 // cuDNN's fused ops want NHWC fp16 with C % 4 == 0; the residual must match x exactly.
@@ -62,8 +66,12 @@ torch::Tensor batchNorm(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn)
 torch::Tensor batchNormAddRelu(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn, const torch::Tensor& residual)
 {
     if (qualifiesForFusion(x, bn, residual)) {
-        return cudnnBatchNormAddRelu(x, residual, bn.weight, bn.bias, bn.running_mean, bn.running_var,
-                                     momentumOf(bn), bn.options.eps());
+        try {
+            return cudnnBatchNormAddRelu(x, residual, bn.weight, bn.bias, bn.running_mean, bn.running_var,
+                                         momentumOf(bn), bn.options.eps());
+        } catch (const CudnnFusionUnsupported&) {
+            // Refused before anything ran (running statistics untouched): same arithmetic unfused.
+        }
     }
     const auto normalised = batchNorm(x, bn);
     return torch::relu(residual.defined() ? normalised + residual : normalised);

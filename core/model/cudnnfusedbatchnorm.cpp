@@ -30,6 +30,9 @@ namespace {
 
 void check(cudnnStatus_t status, const char* call)
 {
+    if (status == CUDNN_STATUS_NOT_SUPPORTED) {
+        throw CudnnFusionUnsupported(std::string("cuDNN ") + call + ": " + cudnnGetErrorString(status));
+    }
     if (status != CUDNN_STATUS_SUCCESS) {
         throw std::runtime_error(std::string("cuDNN ") + call + " failed: " + cudnnGetErrorString(status));
     }

@@ -9,10 +9,18 @@
 // which checks that the inputs qualify and falls back to ATen otherwise.
 #include <torch/torch.h>
 
+#include <stdexcept>
+
 namespace lbd {
 
 // True when this build has the cuDNN path.
 bool cudnnFusedBatchNormCompiled();
+
+// cuDNN refused the shape or layout (CUDNN_STATUS_NOT_SUPPORTED) before computing anything: the
+// caller can use the unfused ops instead.
+struct CudnnFusionUnsupported : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 // x: [N, C, H, W] fp16, channels-last contiguous, CUDA; residual: undefined or like x;
 // weight, bias, runningMean, runningVar: fp32 [C]. Updates the running statistics like
