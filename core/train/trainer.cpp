@@ -66,7 +66,15 @@ namespace {
 std::string describeCudaError(const std::string& message)
 {
     if (message.find("out of memory") != std::string::npos) {
-        return "the GPU ran out of memory (" + message.substr(0, message.find('\n'))
+        // PyTorch's text goes on about allocator settings; keep what was asked for and what was
+        // free ("Tried to allocate 10.25 GiB. GPU 0 has a total capacity of ... is free.").
+        std::string detail = message.substr(0, message.find('\n'));
+        const auto tried = detail.find("Tried to allocate");
+        const auto freeEnd = detail.find(" is free.", tried == std::string::npos ? 0 : tried);
+        if (tried != std::string::npos && freeEnd != std::string::npos) {
+            detail = detail.substr(tried, freeEnd + 8 - tried);
+        }
+        return "the GPU ran out of memory (" + detail
             + "); lower train.batch_size or the particle count, or train on the CPU";
     }
     return message.substr(0, message.find('\n'));
