@@ -41,33 +41,30 @@ void check(cudnnStatus_t status, const char* call)
 // The persistent spatial mode is the one cuDNN implements the fused ops for (NHWC, fp16).
 constexpr cudnnBatchNormMode_t kMode = CUDNN_BATCHNORM_SPATIAL_PERSISTENT;
 
-class TensorDescriptor {
+// Owns one cuDNN descriptor (created and destroyed by the given cuDNN functions).
+template <typename Descriptor, cudnnStatus_t (*Create)(Descriptor*), cudnnStatus_t (*Destroy)(Descriptor)>
+class Owned {
 public:
-    TensorDescriptor() { check(cudnnCreateTensorDescriptor(&m_desc), "cudnnCreateTensorDescriptor"); }
-    ~TensorDescriptor() { cudnnDestroyTensorDescriptor(m_desc); }
-    TensorDescriptor(const TensorDescriptor&) = delete;
-    TensorDescriptor& operator=(const TensorDescriptor&) = delete;
-    cudnnTensorDescriptor_t get() const { return m_desc; }
+    Owned() { check(Create(&m_desc), "create descriptor"); }
+    ~Owned() { Destroy(m_desc); }
+    Owned(const Owned&) = delete;
+    Owned& operator=(const Owned&) = delete;
+    Descriptor get() const { return m_desc; }
 
 private:
-    cudnnTensorDescriptor_t m_desc{};
+    Descriptor m_desc{};
 };
 
-class ReluDescriptor {
+using TensorDescriptor = Owned<cudnnTensorDescriptor_t, cudnnCreateTensorDescriptor, cudnnDestroyTensorDescriptor>;
+
+class ReluDescriptor : public Owned<cudnnActivationDescriptor_t, cudnnCreateActivationDescriptor,
+                                    cudnnDestroyActivationDescriptor> {
 public:
     ReluDescriptor()
     {
-        check(cudnnCreateActivationDescriptor(&m_desc), "cudnnCreateActivationDescriptor");
-        check(cudnnSetActivationDescriptor(m_desc, CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0),
+        check(cudnnSetActivationDescriptor(get(), CUDNN_ACTIVATION_RELU, CUDNN_NOT_PROPAGATE_NAN, 0.0),
               "cudnnSetActivationDescriptor");
     }
-    ~ReluDescriptor() { cudnnDestroyActivationDescriptor(m_desc); }
-    ReluDescriptor(const ReluDescriptor&) = delete;
-    ReluDescriptor& operator=(const ReluDescriptor&) = delete;
-    cudnnActivationDescriptor_t get() const { return m_desc; }
-
-private:
-    cudnnActivationDescriptor_t m_desc{};
 };
 
 // Descriptors of one call: the activations (NHWC fp16) and the derived per-channel fp32 one.
