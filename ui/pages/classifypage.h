@@ -1,9 +1,8 @@
 #pragma once
 // The Classify page: drop image files (or Open..., or paste an image) to classify them with the
-// current run's particle ensemble. Each file becomes an entry of a list; the selected entry shows
-// the image, a top-k chart of pbar, each particle's distribution, the total / aleatoric /
-// epistemic uncertainty, the decision under the shared utility matrix and a chosen rule next to
-// the plain argmax, and a plain-language warning when the ensemble is unsure or disagrees.
+// current run's particle ensemble. Each file becomes an entry of a list; the selected entry is
+// shown by a PredictionView (the image, pbar and each particle's distribution, the uncertainties,
+// the decision under the shared utility matrix and a chosen rule next to the plain argmax).
 // The predictor (core's torch-free lbd::Predictor facade) is loaded and run on one worker thread
 // of the page's own pool, so the GUI never waits on torch; results come back as value types.
 #include <QByteArray>
@@ -24,10 +23,8 @@
 class QComboBox;
 class QLabel;
 class QListWidget;
-class QProgressBar;
 class QSpinBox;
 class QStackedWidget;
-class QTableWidget;
 class QTimer;
 
 namespace lbd {
@@ -36,7 +33,7 @@ class Predictor;
 
 namespace lbd::ui {
 
-class ThrottledPlot;
+class PredictionView;
 class UtilityDocument;
 
 class ClassifyPage final : public QWidget {
@@ -44,12 +41,6 @@ class ClassifyPage final : public QWidget {
     Q_DISABLE_COPY_MOVE(ClassifyPage)
 
 public:
-    // Warning thresholds (shown to the user in the warning and the gauges' tooltips).
-    // Total entropy above this fraction of its maximum ln C counts as "uncertain".
-    static constexpr double kUncertainEntropyFraction = 0.5;
-    // Mutual information above this many nats counts as "the particles disagree".
-    static constexpr double kDisagreementNats = 0.1;
-
     enum class EntryState { Waiting, Running, Done, Failed };
     struct Entry {
         QString source;      // the file path, or a label for a pasted image
@@ -96,7 +87,7 @@ public:
     QString entryErrorText() const;
     QString decisionText() const;
     QString warningText() const;
-    int particleSeriesCount() const { return m_particleSeries; }
+    int particleSeriesCount() const;
     int particleTableRows() const;
     bool emptyStateShown() const;
 
@@ -134,7 +125,6 @@ private:
     QString matrixDescription() const;
     void updateListItem(int index);
     void showCurrent();
-    void showPrediction(const Entry& entry);
     void updateStatus();
     void openFiles();
 
@@ -165,20 +155,8 @@ private:
     QStackedWidget* m_detailStack = nullptr;
     QLabel* m_detailHint = nullptr;
     QLabel* m_entryError = nullptr;
-    QLabel* m_image = nullptr;
-    QLabel* m_title = nullptr;
-    QLabel* m_decision = nullptr;
-    QLabel* m_warning = nullptr;
-    QProgressBar* m_total = nullptr;
-    QProgressBar* m_aleatoric = nullptr;
-    QProgressBar* m_epistemic = nullptr;
-    QProgressBar* m_votes = nullptr;
-    ThrottledPlot* m_topPlot = nullptr;
-    ThrottledPlot* m_particlePlot = nullptr;
-    QTableWidget* m_particleTable = nullptr;
-    QWidget* m_result = nullptr;
+    PredictionView* m_result = nullptr; // the selected image's detail
     QTimer* m_redecideTimer = nullptr;
-    int m_particleSeries = 0;
 };
 
 } // namespace lbd::ui
