@@ -1,4 +1,5 @@
 #include "ui/pages/gallerypage.h"
+#include "ui/seriescolors.h"
 #include "ui/pooltask.h"
 
 #include "core/data/regions.h"
@@ -106,11 +107,6 @@ QString valueText(GalleryPage::SortKey key, const lbd::ImageUncertainty& u)
     return key == GalleryPage::SortKey::MutualInformation
                ? QObject::tr("MI %1 nats").arg(u.epistemic, 0, 'f', 3)
                : QObject::tr("votes %1% apart").arg(100.0 * u.voteDisagreement, 0, 'f', 0);
-}
-
-QColor particleColor(int j, int count)
-{
-    return QColor::fromHsvF(std::fmod(0.6 + double(j) / std::max(1, count), 1.0), 0.65, 0.8);
 }
 
 } // namespace
@@ -597,10 +593,10 @@ void GalleryPage::clearDetail()
     m_selected = -1;
     m_plottedClasses.clear();
     m_detailImage->clear();
-    m_detailImage->setText(tr("Click a tile"));
     m_detailText->setText(tr("Click a tile to see each particle's distribution over the classes."));
     m_plot->clearPlottables();
     m_plot->requestReplot();
+    m_plot->hide(); // an empty chart says nothing: it appears with the first selected tile
 }
 
 std::vector<std::vector<double>> GalleryPage::plottedDistributions() const
@@ -626,6 +622,7 @@ void GalleryPage::selectImage(int64_t image)
         return;
     }
     m_selected = image;
+    m_plot->show();
     const lbd::RunResults& r = *m_data->results;
     const lbd::ImageUncertainty& u = m_data->uncertainty[size_t(image)];
     const int64_t label = r.labels[size_t(image)];
@@ -671,7 +668,7 @@ void GalleryPage::selectImage(int64_t image)
     const double width = 0.8 / double(std::max<int64_t>(1, r.particles));
     for (int64_t j = 0; j < r.particles; ++j) {
         auto* bars = new QCPBars(p->xAxis, p->yAxis);
-        const QColor color = particleColor(int(j), int(r.particles));
+        const QColor color = seriesColor(int(j));
         bars->setName(tr("particle %1").arg(j + 1)); // its top-1 is listed above the plot
         bars->setPen(QPen(color.darker(140)));
         bars->setBrush(color);

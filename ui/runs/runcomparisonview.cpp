@@ -1,4 +1,5 @@
 #include "ui/runs/runcomparisonview.h"
+#include "ui/seriescolors.h"
 
 #include "ui/widgets/throttledplot.h"
 
@@ -16,15 +17,6 @@ namespace lbd::ui {
 namespace {
 
 QString fromStd(const std::string& text) { return QString::fromStdString(text); }
-
-QColor runColor(int index)
-{
-    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
-                                     QColor(0x94, 0x67, 0xbd), QColor(0xff, 0x7f, 0x0e), QColor(0x8c, 0x56, 0x4b),
-                                     QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf), QColor(0x7f, 0x7f, 0x7f),
-                                     QColor(0xbc, 0xbd, 0x22)};
-    return palette[index % 10];
-}
 
 Qt::PenStyle runPenStyle(int index)
 {
@@ -244,7 +236,7 @@ void RunComparisonView::rebuildPlot()
                                     : tr("Run comparison (%1 runs)").arg(m_runs.size()));
     for (size_t i = 0; i < m_runs.size(); ++i) {
         const ComparedRun& run = m_runs[i];
-        QPen pen(runColor(static_cast<int>(i)), 2.0, runPenStyle(static_cast<int>(i)));
+        QPen pen(seriesColor(static_cast<int>(i)), 2.0, runPenStyle(static_cast<int>(i)));
         const QString name = run.error.isEmpty() ? run.label : tr("%1 (no curves: metrics.jsonl unreadable)").arg(run.label);
         for (int panel = 0; panel < 3; ++panel) {
             QCPAxisRect* rect = m_rects[panel];
@@ -291,7 +283,7 @@ void RunComparisonView::rebuildTable()
     m_table->setColumnCount(static_cast<int>(m_runs.size()));
     for (size_t c = 0; c < m_runs.size(); ++c) {
         auto* header = new QTableWidgetItem(m_runs[c].label);
-        header->setForeground(runColor(static_cast<int>(c)));
+        header->setForeground(seriesColor(static_cast<int>(c)));
         header->setToolTip(fromStd(m_runs[c].summary.directory) // the folder, kept out of the cells for width
                            + (m_runs[c].error.isEmpty() ? QString() : QStringLiteral("\n") + m_runs[c].error));
         m_table->setHorizontalHeaderItem(static_cast<int>(c), header);

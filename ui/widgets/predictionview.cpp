@@ -3,6 +3,7 @@
 #include "core/data/regions.h"
 #include "ui/decisionruletext.h"
 #include "ui/regioncolors.h"
+#include "ui/seriescolors.h"
 #include "ui/widgets/plottitle.h"
 #include "ui/widgets/throttledplot.h"
 
@@ -19,15 +20,6 @@
 
 namespace lbd::ui {
 namespace {
-
-QColor particleColor(int j)
-{
-    static const QColor palette[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
-                                     QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
-                                     QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f), QColor(0xbc, 0xbd, 0x22),
-                                     QColor(0x17, 0xbe, 0xcf)};
-    return palette[j % 10];
-}
 
 QProgressBar* gauge(const QString& name, const QString& tip, QWidget* parent)
 {
@@ -288,8 +280,8 @@ void PredictionView::showPrediction(const lbd::Prediction& p, const Labels& labe
     for (int j = 0; j < m; ++j) {
         auto* bars = new QCPBars(m_particlePlot->xAxis, m_particlePlot->yAxis);
         bars->setName(tr("particle %1").arg(j + 1));
-        bars->setBrush(particleColor(j));
-        bars->setPen(QPen(particleColor(j).darker(130)));
+        bars->setBrush(seriesColor(j));
+        bars->setPen(QPen(seriesColor(j).darker(130)));
         bars->setWidth(width);
         bars->setBarsGroup(group);
         for (size_t i = 0; i < shown.size(); ++i) {
