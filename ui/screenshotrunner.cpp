@@ -126,8 +126,8 @@ void ScreenshotRunner::waitForPagesThenCapture(int attemptsLeft)
         // The pages start from the run's own rule when they load it: choose the expected-utility
         // rule now, and compare every run in the runs folder when there are several.
         m_loadedPagesStaged = true;
-        m_window->decisionLabPage()->setRule(lbd::DecisionRule::ExpectedUtility);
-        m_window->classifyPage()->setRule(lbd::DecisionRule::ExpectedUtility);
+        m_window->decisionLabPage()->setRule(lbd::DecisionRule::Expected);
+        m_window->classifyPage()->setRule(lbd::DecisionRule::Expected);
         RunsPage* runs = m_window->runsPage();
         QStringList folders;
         const QDir root(runs->runsFolder());

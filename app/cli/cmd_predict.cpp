@@ -18,17 +18,31 @@ int runPredict(Args& args)
     const std::string device = args.value("device", "cpu");
     const auto utilityText = args.value("utility");
     const auto ruleText = args.value("rule");
+    const auto deferText = args.value("defer");
     const int64_t topK = args.integer("top", 5);
     args.rejectUnknown();
     if (args.positional().size() < 2) {
-        throw InputError("usage: lbd predict RUN_DIR IMAGE... [--json] [--top K] [--utility U] [--rule R] [--device D]");
+        throw InputError("usage: lbd predict RUN_DIR IMAGE... [--json] [--top K] [--utility U] [--rule R] [--defer r] [--device D]");
     }
     Predictor predictor(args.positional().front(), device);
+    for (const std::string& note : predictor.runDecisions().notes) {
+        std::cerr << "lbd predict: note: " << note << '\n';
+    }
     if (utilityText) {
         predictor.setUtility(parseUtilitySpec(*utilityText, predictor.classNames()));
     }
     if (ruleText) {
-        predictor.setRule(parseDecisionRule(*ruleText));
+        const DecisionRule rule = parseDecisionRule(*ruleText);
+        if (!decisionRuleInfo(rule).supportsDefer) {
+            predictor.setDeferUtility(std::nullopt); // the run's defer utility cannot apply to this rule
+        }
+        predictor.setRule(rule);
+    }
+    if (deferText) {
+        predictor.setDeferUtility(args.number("defer", 0.0));
+    }
+    if (const auto warning = decisionRuleWarning(predictor.rule(), predictor.utility())) {
+        std::cerr << "lbd predict: warning: " << *warning << '\n';
     }
     const auto& names = predictor.classNames();
     nlohmann::json out = nlohmann::json::array();
@@ -44,7 +58,11 @@ int runPredict(Args& args)
                 }
                 out.push_back({{"file", path},
                                {"argmax", names[p.argmaxClass]},
-                               {"decision", names[p.decidedClass]},
+                               {"decision", p.deferred ? std::string("deferred") : names[p.decidedClass]},
+                               {"decision_without_defer", names[p.decidedClass]},
+                               {"decision_confidence", p.decisionConfidence},
+                               {"defer_utility", p.deferUtility ? nlohmann::json(*p.deferUtility) : nlohmann::json(nullptr)},
+                               {"deferred", p.deferred},
                                {"rule", decisionRuleName(p.rule)},
                                {"top", top},
                                {"probabilities", p.meanProbabilities},
@@ -54,8 +72,14 @@ int runPredict(Args& args)
                                {"epistemic", p.uncertainty.epistemic},
                                {"vote_disagreement", p.uncertainty.voteDisagreement}});
             } else {
-                std::printf("%s\n  decision (%s): %s   argmax: %s\n", path.c_str(), decisionRuleName(p.rule).c_str(),
-                            names[p.decidedClass].c_str(), names[p.argmaxClass].c_str());
+                if (p.deferred) {
+                    std::printf("%s\n  decision (%s): deferred (confidence %.4f < r = %g; would be %s)   argmax: %s\n",
+                                path.c_str(), decisionRuleName(p.rule).c_str(), p.decisionConfidence, *p.deferUtility,
+                                names[p.decidedClass].c_str(), names[p.argmaxClass].c_str());
+                } else {
+                    std::printf("%s\n  decision (%s): %s   argmax: %s\n", path.c_str(), decisionRuleName(p.rule).c_str(),
+                                names[p.decidedClass].c_str(), names[p.argmaxClass].c_str());
+                }
                 for (const auto& [cls, probability] : p.topK) {
                     std::printf("    %-24s %6.2f%%\n", names[cls].c_str(), 100.0 * probability);
                 }

@@ -72,7 +72,13 @@ int runTrain(Args& args)
     TrainingCallbacks callbacks;
     callbacks.onBatch = [&](const BatchProgress& p) { progress.batch(p); };
     callbacks.onEpoch = [&](const EpochMetrics& m) { progress.epoch(m); };
-    callbacks.onMessage = [&](const std::string& text) { progress.message(text); };
+    callbacks.onMessage = [&](const std::string& text) {
+        if (text.rfind("warning: ", 0) == 0) {
+            std::cerr << "lbd train: " << text << '\n'; // a setting that can give a degenerate result
+        } else {
+            progress.message(text);
+        }
+    };
     TrainingControl control;
     g_control = &control;
     std::signal(SIGINT, onInterrupt);
@@ -93,6 +99,9 @@ int runTrain(Args& args)
         const auto manifest = folder.readJson(RunFolder::kManifest);
         printReport(std::cout, *result.finalReport, manifest.at("class_names").get<std::vector<std::string>>(),
                     "test set after " + std::to_string(result.epochsCompleted) + " epochs");
+        for (const std::string& warning : result.finalReport->warnings) {
+            std::cerr << "lbd train: warning: " << warning << '\n';
+        }
     }
     if (!result.stopped) {
         std::cout << "run folder: " << directory << '\n';

@@ -36,6 +36,10 @@ void applyDataFlags(Args& args, nlohmann::json& data)
     if (args.value("held-out")) {
         data["held_out_fraction"] = args.number("held-out", 0.2);
     }
+    if (args.value("val-fraction")) {
+        data["val_fraction"] = args.number("val-fraction", 0.0);
+    }
+    text("val-list", "val_list");
 }
 
 } // namespace lbd::cli

@@ -11,18 +11,24 @@ std::string percent(double value)
     std::snprintf(text, sizeof text, "%6.2f%%", 100.0 * value);
     return text;
 }
+
+// An empty group has no accuracy: "–", never "0.00%".
+std::string groupText(const GroupAccuracy& group)
+{
+    return (group.total > 0 ? percent(group.accuracy) : std::string("     –")) + " [" + std::to_string(group.total) + "]";
+}
 } // namespace
 
 void printReport(std::ostream& out, const EvaluationReport& r, const std::vector<std::string>& classNames,
                  const std::string& title)
 {
-    out << title << " (rule: " << decisionRuleName(r.rule) << ", " << r.imageCount << " test images, " << r.particleCount
+    out << title << " (rule: " << decisionRuleName(r.rule) << ", " << r.imageCount << " images, " << r.particleCount
         << " particle(s))\n";
     out << "  accuracy        " << percent(r.overall.accuracy) << "  (" << r.overall.correct << "/" << r.overall.total << ")\n";
     for (const auto* regions : {&r.regionsThirds, &r.regionsCounts}) {
         out << "  regions (" << (regions->scheme == RegionScheme::ThirdsByIndex ? "thirds" : "counts") << ")";
         for (const auto& region : regions->regions) {
-            out << "  " << region.name << " " << percent(region.counts.accuracy) << " [" << region.counts.total << "]";
+            out << "  " << region.name << " " << groupText(region.counts);
         }
         out << '\n';
     }
@@ -31,7 +37,9 @@ void printReport(std::ostream& out, const EvaluationReport& r, const std::vector
         out << "  tail " << static_cast<int>(100 * point.ratio) << "%: " << percent(point.split.rate);
     }
     out << "  (" << r.fhrConvention << ")\n";
-    char line[160];
+    out << "  FHR means       of the three points " << percent(r.fhrPointsMean) << "   of the whole curve (k = 1.."
+        << (r.classCount - 1) << ") " << percent(r.fhrCurveMean) << '\n';
+    char line[200];
     std::snprintf(line, sizeof line, "  calibration     ECE %.4f  MCE %.4f  NLL %.4f", r.calibration.ece, r.calibration.mce, r.nll);
     out << line;
     if (r.aurocConfidence) {
@@ -42,13 +50,30 @@ void printReport(std::ostream& out, const EvaluationReport& r, const std::vector
         std::snprintf(line, sizeof line, "  AUROC(-entropy) %.4f", *r.aurocNegativeEntropy);
         out << line;
     }
-    std::snprintf(line, sizeof line, "\n  mean utility    %.4f\n", r.meanUtility);
+    std::snprintf(line, sizeof line, "\n  risk-coverage   AURC %.4f (all)  %.4f (tail)\n", r.riskCoverage.aurc,
+                  r.riskCoverageTail.aurc);
+    out << line;
+    if (r.defer) {
+        const DeferReport& d = *r.defer;
+        std::snprintf(line, sizeof line, "  defer r = %g     coverage %s (%lld decided, %lld deferred)  selective accuracy ",
+                      d.deferUtility, percent(d.coverage).c_str(), static_cast<long long>(d.decided),
+                      static_cast<long long>(d.deferred));
+        out << line << groupText(d.selective);
+        for (const auto& region : d.selectiveRegions.regions) {
+            out << "  " << region.name << " " << groupText(region.counts);
+        }
+        out << '\n';
+    }
+    std::snprintf(line, sizeof line, "  mean utility    %.4f\n", r.meanUtility);
     out << line << "  per class:";
     for (size_t c = 0; c < r.perClass.size(); ++c) {
         out << (c % 5 == 0 ? "\n    " : "  ") << (c < classNames.size() ? classNames[c] : std::to_string(c)) << " "
-            << percent(r.perClass[c].accuracy);
+            << groupText(r.perClass[c]);
     }
     out << '\n';
+    for (const std::string& warning : r.warnings) {
+        out << "  WARNING: " << warning << '\n';
+    }
 }
 
 } // namespace lbd::cli

@@ -58,8 +58,12 @@ nlohmann::json trainConfigJsonFromArgs(Args& args)
     setInteger("eval-every", "train", "eval_every");
     setInteger("checkpoint-every", "train", "checkpoint_every");
     setInteger("threads", "train", "threads");
-    setText("utility", "train", "utility");
-    setText("rule", "train", "decision_rule");
+    // Two utilities (lbd-math.md section 5): what training optimises and what decisions use.
+    setText("train-utility", "objective", "utility");
+    setText("utility-form", "objective", "utility_form");
+    setText("utility", "decision", "utility");
+    setText("rule", "decision", "rule");
+    setNumber("defer", "decision", "defer");
     if (args.value("seed")) {
         patch["train"]["seed"] = args.integer("seed", 0); // the data seed is set by applyDataFlags
     }
@@ -83,12 +87,18 @@ nlohmann::json trainConfigJsonFromArgs(Args& args)
     setInteger("drw-epoch", "objective", "drw_epoch");
     setNumber("lr", "optimizer", "lr");
     setNumber("weight-decay", "optimizer", "weight_decay");
-    // A baseline preset fixes the particle count unless --particles is also given: apply it first.
-    if (patch.contains("objective") && patch["objective"].contains("baseline") && config.contains("model")) {
-        if (!(patch.contains("model") && patch["model"].contains("particles"))) {
+    // --baseline replaces what the method defines (and the particle count, unless --particles is
+    // given too); the preset's other values (alpha, tau, the utility, ...) stay.
+    if (patch.contains("objective") && patch["objective"].contains("baseline")) {
+        if (config.contains("model") && config["model"].is_object()
+            && !(patch.contains("model") && patch["model"].contains("particles"))) {
             config["model"].erase("particles");
         }
-        config["objective"] = nlohmann::json::object();
+        if (config.contains("objective") && config["objective"].is_object()) {
+            for (const std::string& key : baselineObjectiveKeys()) {
+                config["objective"].erase(key);
+            }
+        }
     }
     mergeJson(config, patch);
     return config;

@@ -46,6 +46,12 @@ void DataSpec::validate() const
     if (kind == DatasetKind::List && (trainList.empty() || testList.empty())) {
         throw InputError("train_list and test_list are required for the list data set");
     }
+    if (!validationList.empty() && kind != DatasetKind::List) {
+        throw InputError("val_list is for the list data set; use val_fraction to hold out validation images");
+    }
+    if (!validationList.empty() && longTail.validationFraction > 0.0) {
+        throw InputError("val_list and val_fraction cannot both be set: choose one validation split");
+    }
     if (channels != 1 && channels != 3) {
         throw InputError("channels must be 1 or 3, got " + std::to_string(channels));
     }
@@ -83,6 +89,7 @@ Dataset loadDataset(const DataSpec& spec)
         ListFileOptions options;
         options.files = files;
         options.classNamesFile = spec.classNamesFile;
+        options.validationList = spec.validationList;
         return loadListFiles(spec.directory, spec.trainList, spec.testList, options);
     }
     case DatasetKind::Synthetic: return makeSyntheticDataset(spec.synthetic);
@@ -95,6 +102,9 @@ namespace {
 PreparedData finish(Dataset dataset, LongTailSplit split)
 {
     PreparedData prepared;
+    if (!split.validationIndices.empty()) {
+        dataset.validation = validationSplit(dataset, split); // before train is replaced by the subset
+    }
     dataset.train = applyLongTailSplit(dataset, split);
     prepared.trainCounts = split.classCounts;
     prepared.testCounts = countPerClass(dataset.test.labels, dataset.classCount());

@@ -10,7 +10,9 @@
 namespace lbd {
 
 struct PreparedData {
-    Dataset dataset;               // train = the long-tailed subset; test = the full test split
+    // train = the long-tailed subset; test = the full test split; validation = the held-out part
+    // of the long-tailed training images (val_fraction) or the data set's own (val_list), or empty.
+    Dataset dataset;
     LongTailSplit split;
     std::vector<int64_t> trainCounts; // per class, head to tail
     std::vector<int64_t> testCounts;

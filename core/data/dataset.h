@@ -34,6 +34,7 @@ struct Dataset {
     ImageFormat format;                   // of every image in both splits
     DataSplit train;
     DataSplit test;
+    DataSplit validation; // only where the data set ships one (a list file's --val-list); else empty
 
     int64_t classCount() const { return static_cast<int64_t>(classNames.size()); }
 };

@@ -20,6 +20,7 @@ struct DataSpec {
     std::string trainList;      // list files (kind List): relative to `directory` or absolute
     std::string testList;
     std::string classNamesFile; // list files: optional class names, one per line
+    std::string validationList; // list files: optional validation list (instead of longTail.validationFraction)
     int64_t channels = 3;       // image folders / list files are converted to this ...
     int64_t imageSize = 32;     // ... and resized to imageSize x imageSize
     double heldOutFraction = 0.2;       // image folders without train/ and test/

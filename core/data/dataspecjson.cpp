@@ -11,6 +11,7 @@ nlohmann::json toJson(const DataSpec& spec)
                            {"profile", profileName(spec.longTail.profile)},
                            {"imbalance_ratio", spec.longTail.imbalanceRatio},
                            {"seed", spec.longTail.seed},
+                           {"val_fraction", spec.longTail.validationFraction},
                            {"channels", spec.channels},
                            {"image_size", spec.imageSize},
                            {"held_out_fraction", spec.heldOutFraction},
@@ -19,6 +20,7 @@ nlohmann::json toJson(const DataSpec& spec)
         json["train_list"] = spec.trainList;
         json["test_list"] = spec.testList;
         json["class_names"] = spec.classNamesFile;
+        json["val_list"] = spec.validationList;
     }
     if (spec.kind == DatasetKind::Synthetic) {
         json["synthetic"] = {{"classes", spec.synthetic.classes},
@@ -46,6 +48,8 @@ DataSpec dataSpecFromJson(const nlohmann::json& json, const std::string& context
     reader.read("train_list", spec.trainList);
     reader.read("test_list", spec.testList);
     reader.read("class_names", spec.classNamesFile);
+    reader.read("val_list", spec.validationList);
+    reader.read("val_fraction", spec.longTail.validationFraction);
     text = profileName(spec.longTail.profile);
     reader.read("profile", text);
     try {

@@ -46,7 +46,7 @@ void orderClassesByTrainCount(Dataset& dataset)
     }
     const auto mapping = torch::from_blob(newIndex.data(), {classCount}, torch::kInt64).clone();
     dataset.classNames = std::move(names);
-    for (DataSplit* split : {&dataset.train, &dataset.test}) {
+    for (DataSplit* split : {&dataset.train, &dataset.test, &dataset.validation}) {
         if (split->labels.defined() && split->labels.numel() > 0) {
             split->labels = mapping.index_select(0, split->labels);
         }

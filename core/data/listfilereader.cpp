@@ -75,14 +75,20 @@ Dataset loadListFiles(const std::string& imageRoot, const std::string& trainList
     };
     ListEntries train = readList(resolve(trainList), imageRoot);
     ListEntries test = readList(resolve(testList), imageRoot);
+    ListEntries validation;
+    if (!options.validationList.empty()) {
+        validation = readList(resolve(options.validationList), imageRoot);
+    }
     int64_t classCount = 0;
     for (const auto label : train.labels) {
         classCount = std::max(classCount, label + 1);
     }
-    for (size_t i = 0; i < test.labels.size(); ++i) {
-        if (test.labels[i] >= classCount) {
-            throw InputError(resolve(testList) + ": label " + std::to_string(test.labels[i]) + " of " + test.paths[i]
-                             + " is out of range (the training list has labels 0.." + std::to_string(classCount - 1) + ")");
+    for (const auto& [entries, list] : {std::pair{&test, &testList}, std::pair{&validation, &options.validationList}}) {
+        for (size_t i = 0; i < entries->labels.size(); ++i) {
+            if (entries->labels[i] >= classCount) {
+                throw InputError(resolve(*list) + ": label " + std::to_string(entries->labels[i]) + " of " + entries->paths[i]
+                                 + " is out of range (the training list has labels 0.." + std::to_string(classCount - 1) + ")");
+            }
         }
     }
     Dataset dataset;
@@ -126,6 +132,9 @@ Dataset loadListFiles(const std::string& imageRoot, const std::string& trainList
     }
     dataset.train = makeImageFileSplit(std::move(train.paths), std::move(train.labels), options.files);
     dataset.test = makeImageFileSplit(std::move(test.paths), std::move(test.labels), options.files);
+    if (!validation.paths.empty()) {
+        dataset.validation = makeImageFileSplit(std::move(validation.paths), std::move(validation.labels), options.files);
+    }
     orderClassesByTrainCount(dataset);
     return dataset;
 }

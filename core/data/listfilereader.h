@@ -11,6 +11,7 @@ namespace lbd {
 struct ListFileOptions {
     ImageFileOptions files;
     std::string classNamesFile; // optional
+    std::string validationList; // optional: a validation split shipped with the data (ImageNet-LT's val list)
 };
 
 Dataset loadListFiles(const std::string& imageRoot, const std::string& trainList, const std::string& testList,

@@ -6,32 +6,63 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace lbd {
 
 void LongTailSpec::validate() const
 {
-    if (!std::isfinite(imbalanceRatio) || imbalanceRatio < 1.0) {
-        throw InputError("imbalance_ratio must be a finite number >= 1 (n_max / n_min), got "
+    if (!std::isfinite(imbalanceRatio) || imbalanceRatio < 1.0 || imbalanceRatio > 1e6) {
+        throw InputError("imbalance_ratio must be a number from 1 to 1e6 (n_max / n_min), got "
                          + std::to_string(imbalanceRatio));
     }
+    if (!(validationFraction >= 0.0 && validationFraction < 0.9)) {
+        throw InputError("val_fraction must be at least 0 and below 0.9, got " + std::to_string(validationFraction));
+    }
+}
+
+const std::vector<LongTailProfile>& allProfiles()
+{
+    static const std::vector<LongTailProfile> profiles = {LongTailProfile::Exponential, LongTailProfile::Step,
+                                                          LongTailProfile::Published};
+    return profiles;
 }
 
 std::string profileName(LongTailProfile profile)
 {
-    return profile == LongTailProfile::Exponential ? "exp" : "step";
+    switch (profile) {
+    case LongTailProfile::Exponential: return "exp";
+    case LongTailProfile::Step: return "step";
+    case LongTailProfile::Published: return "lbd-published";
+    }
+    return "exp";
+}
+
+std::string profileDescription(LongTailProfile profile)
+{
+    switch (profile) {
+    case LongTailProfile::Exponential:
+        return "exponential (Cui et al.): n_c = int(n_max * (1/rho)^(c/(C-1))), the CIFAR-LT standard";
+    case LongTailProfile::Step: return "step (Cao et al.): the first half of the classes keep n_max, the rest n_max/rho";
+    case LongTailProfile::Published:
+        return "lbd-published: the split behind the paper's CIFAR tables, n_c = int(n_max * exp(-c C^-1 ln rho) + 0.5) + "
+               "1 (CIFAR-10 at rho 100 keeps 5000 ... 80, an effective ratio of 62.5)";
+    }
+    return {};
 }
 
 LongTailProfile parseProfile(const std::string& text)
 {
-    if (text == "exp" || text == "exponential") {
+    if (text == "exponential") {
         return LongTailProfile::Exponential;
     }
-    if (text == "step") {
-        return LongTailProfile::Step;
+    for (LongTailProfile profile : allProfiles()) {
+        if (profileName(profile) == text) {
+            return profile;
+        }
     }
-    throw InputError("profile '" + text + "' is not known (use 'exp' or 'step')");
+    throw InputError("profile '" + text + "' is not known (use exp, step or lbd-published)");
 }
 
 std::vector<int64_t> longTailCounts(int64_t maxCount, int64_t classCount, const LongTailSpec& spec)
@@ -44,6 +75,14 @@ std::vector<int64_t> longTailCounts(int64_t maxCount, int64_t classCount, const 
         if (spec.profile == LongTailProfile::Exponential) {
             if (classCount > 1) {
                 target = static_cast<double>(maxCount) * std::pow(1.0 / rho, static_cast<double>(c) / static_cast<double>(classCount - 1));
+            }
+        } else if (spec.profile == LongTailProfile::Published) {
+            // imbalance_cifar.py divides by C / ln rho, not (C-1) / ln rho, then rounds and adds
+            // one; capped at n_max here and at the images a class has in makeLongTailSplit.
+            if (rho > 1.0) {
+                const double ds = static_cast<double>(classCount) / std::log(rho);
+                target = std::min(static_cast<double>(maxCount),
+                                  std::floor(static_cast<double>(maxCount) * std::exp(-static_cast<double>(c) / ds) + 0.5) + 1.0);
             }
         } else if (c >= classCount / 2) {
             target = static_cast<double>(maxCount) / rho;
@@ -78,41 +117,78 @@ LongTailSplit makeLongTailSplit(const Dataset& dataset, const LongTailSpec& spec
         if (keep < static_cast<int64_t>(indices.size())) {
             rng.shuffle(indices);
         }
-        split.classCounts.push_back(keep);
-        split.trainIndices.insert(split.trainIndices.end(), indices.begin(), indices.begin() + keep);
+        std::vector<int64_t> kept(indices.begin(), indices.begin() + keep);
+        int64_t held = 0;
+        if (spec.validationFraction > 0.0 && keep >= 2) {
+            // Its own stream: the kept images are those of a split without hold-out.
+            Rng holdOut(spec.seed, 0x7a11 + static_cast<uint64_t>(c));
+            holdOut.shuffle(kept);
+            held = std::clamp<int64_t>(std::llround(spec.validationFraction * static_cast<double>(keep)), 1, keep - 1);
+            split.validationIndices.insert(split.validationIndices.end(), kept.begin(), kept.begin() + held);
+        }
+        split.classCounts.push_back(keep - held);
+        split.trainIndices.insert(split.trainIndices.end(), kept.begin() + held, kept.end());
+        if (spec.validationFraction > 0.0) {
+            split.validationCounts.push_back(held);
+        }
     }
     std::sort(split.trainIndices.begin(), split.trainIndices.end());
+    std::sort(split.validationIndices.begin(), split.validationIndices.end());
     return split;
 }
 
-DataSplit applyLongTailSplit(const Dataset& dataset, const LongTailSplit& split)
+namespace {
+
+DataSplit selectRows(const Dataset& dataset, const LongTailSplit& split, const std::vector<int64_t>& rows,
+                     const std::vector<int64_t>& counts, const char* what)
 {
     if (split.dataset != dataset.name) {
         throw InputError("saved split belongs to data set '" + split.dataset + "', not '" + dataset.name + "'");
     }
     const int64_t size = dataset.train.size();
-    for (const auto index : split.trainIndices) {
+    for (const auto index : rows) {
         if (index < 0 || index >= size) {
-            throw InputError("saved split refers to training image " + std::to_string(index) + " but the data set has "
-                             + std::to_string(size));
+            throw InputError(std::string("saved split refers to ") + what + " image " + std::to_string(index)
+                             + " but the data set has " + std::to_string(size) + " training images");
         }
     }
-    auto indices = torch::tensor(split.trainIndices, torch::kInt64);
+    auto indices = torch::tensor(rows, torch::kInt64);
     DataSplit subset = dataset.train.select(indices);
-    if (countPerClass(subset.labels, dataset.classCount()) != split.classCounts) {
-        throw InputError("saved split's class counts do not match the data set's labels (different data?)");
+    if (countPerClass(subset.labels, dataset.classCount()) != counts) {
+        throw InputError(std::string("saved split's ") + what + " class counts do not match the data set's labels (different data?)");
     }
     return subset;
 }
 
+} // namespace
+
+DataSplit applyLongTailSplit(const Dataset& dataset, const LongTailSplit& split)
+{
+    return selectRows(dataset, split, split.trainIndices, split.classCounts, "training");
+}
+
+DataSplit validationSplit(const Dataset& dataset, const LongTailSplit& split)
+{
+    if (split.validationIndices.empty()) {
+        return {};
+    }
+    return selectRows(dataset, split, split.validationIndices, split.validationCounts, "validation");
+}
+
 nlohmann::json toJson(const LongTailSplit& split)
 {
-    return {{"dataset", split.dataset},
-            {"profile", profileName(split.spec.profile)},
-            {"imbalance_ratio", split.spec.imbalanceRatio},
-            {"seed", split.spec.seed},
-            {"class_counts", split.classCounts},
-            {"train_indices", split.trainIndices}};
+    nlohmann::json json = {{"dataset", split.dataset},
+                           {"profile", profileName(split.spec.profile)},
+                           {"imbalance_ratio", split.spec.imbalanceRatio},
+                           {"seed", split.spec.seed},
+                           {"class_counts", split.classCounts},
+                           {"train_indices", split.trainIndices}};
+    if (split.spec.validationFraction > 0.0) {
+        json["val_fraction"] = split.spec.validationFraction;
+        json["validation_counts"] = split.validationCounts;
+        json["validation_indices"] = split.validationIndices;
+    }
+    return json;
 }
 
 LongTailSplit longTailSplitFromJson(const nlohmann::json& json, const std::string& source)
@@ -125,6 +201,11 @@ LongTailSplit longTailSplitFromJson(const nlohmann::json& json, const std::strin
         split.spec.seed = json.at("seed").get<uint64_t>();
         split.classCounts = json.at("class_counts").get<std::vector<int64_t>>();
         split.trainIndices = json.at("train_indices").get<std::vector<int64_t>>();
+        if (json.contains("val_fraction")) {
+            split.spec.validationFraction = json.at("val_fraction").get<double>();
+            split.validationCounts = json.at("validation_counts").get<std::vector<int64_t>>();
+            split.validationIndices = json.at("validation_indices").get<std::vector<int64_t>>();
+        }
         split.spec.validate();
         return split;
     } catch (const nlohmann::json::exception& error) {

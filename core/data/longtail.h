@@ -15,15 +15,21 @@ namespace lbd {
 struct LongTailSplit {
     std::string dataset;
     LongTailSpec spec;
-    std::vector<int64_t> classCounts;  // kept training images per class
-    std::vector<int64_t> trainIndices; // rows of the full training split, ascending
+    std::vector<int64_t> classCounts;       // training images per class (after the validation hold-out)
+    std::vector<int64_t> trainIndices;      // rows of the full training split, ascending
+    std::vector<int64_t> validationCounts;  // held-out images per class (empty without a hold-out)
+    std::vector<int64_t> validationIndices; // rows of the full training split, ascending
 };
 
-// Seeded subset of each class (min(available, target) images).
+// Seeded subset of each class (min(available, target) images), then the seeded validation
+// hold-out of spec.validationFraction of each class. Without a hold-out the split is exactly the
+// one earlier versions drew for the same seed.
 LongTailSplit makeLongTailSplit(const Dataset& dataset, const LongTailSpec& spec);
 
 // The training split restricted to `split` (checks that it belongs to this dataset).
 DataSplit applyLongTailSplit(const Dataset& dataset, const LongTailSplit& split);
+// The held-out validation rows of the training split (empty without a hold-out).
+DataSplit validationSplit(const Dataset& dataset, const LongTailSplit& split);
 
 nlohmann::json toJson(const LongTailSplit& split);
 LongTailSplit longTailSplitFromJson(const nlohmann::json& json, const std::string& source);

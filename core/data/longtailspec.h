@@ -8,21 +8,31 @@
 
 namespace lbd {
 
-enum class LongTailProfile { Exponential, Step };
+enum class LongTailProfile {
+    Exponential, // Cui et al.: n_c = int(n_max * (1/rho)^(c/(C-1)))
+    Step,        // Cao et al.: the first floor(C/2) keep n_max, the rest n_max/rho
+    Published,   // the published code's split: n_c = int(n_max * exp(-c / ds) + 0.5) + 1, ds = C / ln rho
+};
 
 struct LongTailSpec {
     LongTailProfile profile = LongTailProfile::Exponential;
     double imbalanceRatio = 100.0; // n_max / n_min; 1 keeps the data set as it is
     uint64_t seed = 0;
+    // Share of each class's long-tailed training images held out as a validation split (seeded,
+    // per class, at least one image per class when > 0, never the last training image). 0: none.
+    double validationFraction = 0.0;
 
-    void validate() const; // throws InputError naming imbalance_ratio
+    void validate() const; // throws InputError naming imbalance_ratio / val_fraction
 };
 
-std::string profileName(LongTailProfile profile); // "exp", "step"
+std::string profileName(LongTailProfile profile); // "exp", "step", "lbd-published"
 LongTailProfile parseProfile(const std::string& text);
+// One sentence per profile, for tooltips and --help.
+std::string profileDescription(LongTailProfile profile);
+const std::vector<LongTailProfile>& allProfiles();
 
-// Target images per class for `classCount` classes and n_max: exponential
-// n_c = int(n_max * (1/rho)^(c/(C-1))); step: the first floor(C/2) keep n_max, the rest n_max/rho.
+// Target images per class for `classCount` classes and n_max (lbd-math.md section 1), before
+// they are capped at the images each class has.
 std::vector<int64_t> longTailCounts(int64_t maxCount, int64_t classCount, const LongTailSpec& spec);
 
 } // namespace lbd

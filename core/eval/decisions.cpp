@@ -2,6 +2,8 @@
 
 #include "core/util/error.h"
 
+#include <cmath>
+
 namespace lbd {
 
 torch::Tensor utilityTensor(const UtilityMatrix& utility, const torch::TensorOptions& options)
@@ -42,12 +44,24 @@ torch::Tensor predictiveMean(const torch::Tensor& particleProbs)
     return asParticleProbabilities(particleProbs).mean(0);
 }
 
+namespace {
+
+torch::Tensor meanLogProbabilities(const torch::Tensor& probs)
+{
+    return probs.clamp_min(kProbabilityFloor).log().mean(0); // [N, C]
+}
+
+} // namespace
+
 torch::Tensor decisionScores(const torch::Tensor& particleProbs, const UtilityMatrix& utility, DecisionRule rule)
 {
     const torch::Tensor probs = asParticleProbabilities(particleProbs);
     const int64_t classCount = probs.size(2);
-    if (rule == DecisionRule::Argmax) {
-        return probs.mean(0);
+    switch (rule) {
+    case DecisionRule::Argmax: return probs.mean(0);
+    case DecisionRule::MeanLogit: return meanLogProbabilities(probs);
+    case DecisionRule::Expected:
+    case DecisionRule::Eq7: break;
     }
     if (utility.classCount() != classCount) {
         throw InputError("utility matrix is " + std::to_string(utility.classCount()) + " x "
@@ -55,20 +69,42 @@ torch::Tensor decisionScores(const torch::Tensor& particleProbs, const UtilityMa
                          + " classes");
     }
     const torch::Tensor u = utilityTensor(utility, probs.options());
-    if (rule == DecisionRule::Lbd) {
+    if (rule == DecisionRule::Eq7) {
         // The score is linear in log p_j, so averaging the logs over particles first and then
         // applying U once is the same sum with M times fewer multiplications.
-        const torch::Tensor meanLog = probs.clamp_min(kProbabilityFloor).log().mean(0); // [N, C]
-        return torch::matmul(meanLog, u.t()); // score[n, d] = sum_k U[d, k] meanLog[n, k]
+        return torch::matmul(meanLogProbabilities(probs), u.t()); // score[n, d] = sum_k U[d, k] L[n, k]
     }
     return torch::matmul(probs.mean(0), u); // EU[n, d] = sum_t pbar[n, t] U[t, d]
 }
 
-Decisions decide(const torch::Tensor& particleProbs, const UtilityMatrix& utility, DecisionRule rule)
+Decisions decide(const torch::Tensor& particleProbs, const UtilityMatrix& utility, DecisionRule rule,
+                 std::optional<double> deferUtility)
 {
+    const DecisionRuleInfo& info = decisionRuleInfo(rule);
+    if (deferUtility) {
+        if (!std::isfinite(*deferUtility)) {
+            throw InputError("defer utility must be a finite number, got " + std::to_string(*deferUtility));
+        }
+        if (!info.supportsDefer) {
+            throw InputError("the " + info.name + " rule does not score decisions by expected utility, so it has no defer "
+                             "option (use expected or argmax with --defer)");
+        }
+    }
+    const torch::Tensor probs = asParticleProbabilities(particleProbs);
     Decisions result;
-    result.scores = decisionScores(particleProbs, utility, rule);
-    result.decisions = result.scores.argmax(1);
+    result.scores = decisionScores(probs, utility, rule);
+    const torch::Tensor index = result.scores.argmax(1); // the first index on ties, on every device
+    const torch::Tensor best = result.scores.gather(1, index.unsqueeze(1)).squeeze(1);
+    result.undeferred = index;
+    if (info.supportsDefer) {
+        result.confidence = best; // max EU, or max pbar for argmax (EU under a one-hot matrix)
+    } else {
+        result.confidence = probs.mean(0).gather(1, index.unsqueeze(1)).squeeze(1);
+    }
+    result.decisions = index;
+    if (deferUtility) {
+        result.decisions = torch::where(best < *deferUtility, torch::full_like(index, kDeferred), index);
+    }
     return result;
 }
 

@@ -2,7 +2,8 @@
 // EvaluationReport: every test-set metric of one run under one utility matrix and decision rule
 // (lbd-math.md section 6). A plain value type (no torch, no Qt) that the evaluator fills, the
 // CLI prints / writes as JSON (reportjson.h) and the GUI pages draw. Rates of empty groups are 0
-// with their count 0, so nothing here is NaN.
+// with their count 0, so nothing here is NaN; printers show an empty group as "–" (and the JSON
+// writes null), never as 0 %.
 #include "core/data/regions.h"
 #include "core/eval/decisionrule.h"
 
@@ -53,6 +54,28 @@ struct CalibrationBin {
     double meanConfidence = 0.0; // 0 when count 0
 };
 
+// Selective risk when only the k most confident images are decided (lbd-math.md section 5 item
+// 5): risk(k/N) = errors among the k most confident / k. The curve keeps every point up to
+// kRiskCoverageSamples images and evenly spaced points (always the last) beyond; aurc is exact.
+struct RiskCoverageCurve {
+    std::vector<double> coverage; // k / N, increasing
+    std::vector<double> risk;     // selective risk at that coverage
+    int64_t count = 0;            // N
+    double aurc = 0.0;            // mean selective risk over k = 1..N (0 when N = 0)
+};
+
+// The defer (reject) option at one defer utility r: images whose best expected utility is below r
+// are deferred; the rest are decided. The report's other metrics are those of deciding every
+// image; these are the selective ones.
+struct DeferReport {
+    double deferUtility = 0.0;    // r
+    int64_t deferred = 0;
+    int64_t decided = 0;
+    double coverage = 0.0;        // decided / images
+    GroupAccuracy selective;      // correct among the decided images
+    RegionAccuracies selectiveRegions; // thirds by index, among the decided images
+};
+
 struct CalibrationReport {
     std::vector<CalibrationBin> bins;
     int64_t count = 0; // images binned
@@ -81,8 +104,12 @@ struct EvaluationReport {
     std::vector<FhrSplit> fhrCurve;   // k = 1 .. C-1
     std::vector<FhrPoint> fhrPoints;  // ratios 0.25, 0.5, 0.75
     std::string fhrConvention;        // how fhrPoints chose the head (the published code's convention)
+    // Two different averages, always named apart: the mean over the whole curve (k = 1..C-1)
+    // and the mean of the paper's three table points.
+    double fhrCurveMean = 0.0;
+    double fhrPointsMean = 0.0;
 
-    CalibrationReport calibration;                  // confidence = max pbar, 15 bins
+    CalibrationReport calibration;                  // confidence = pbar of the decision, 15 bins
     std::vector<RegionCalibration> regionCalibration; // thirds scheme, by true class
 
     // Misclassification AUROC (positives = correct decisions); empty when every decision is
@@ -92,6 +119,16 @@ struct EvaluationReport {
 
     double nll = 0.0;         // mean -log max(pbar[y], 1e-12)
     double meanUtility = 0.0; // mean U[y, decision]
+
+    // Ordered by the rule's confidence (max EU for expected, max pbar for argmax, pbar of the
+    // decision otherwise); the tail curve keeps the images whose true class is in the tail third.
+    RiskCoverageCurve riskCoverage;
+    RiskCoverageCurve riskCoverageTail;
+    std::optional<DeferReport> defer; // only when a defer utility was given
+
+    // Why these numbers may mislead (a degenerate rule / matrix, a region at 0 %, accuracy near
+    // chance, decisions piled into a few classes). Empty for a healthy evaluation.
+    std::vector<std::string> warnings;
 };
 
 } // namespace lbd

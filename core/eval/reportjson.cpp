@@ -1,5 +1,6 @@
 #include "core/eval/reportjson.h"
 
+#include "core/eval/degeneracy.h"
 #include "core/util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -9,9 +10,12 @@ namespace {
 
 using nlohmann::json;
 
+// An empty group has no accuracy: null, not a 0 that reads like a failure.
 json groupJson(const GroupAccuracy& group)
 {
-    return {{"correct", group.correct}, {"total", group.total}, {"accuracy", group.accuracy}};
+    return {{"correct", group.correct},
+            {"total", group.total},
+            {"accuracy", group.total > 0 ? json(group.accuracy) : json(nullptr)}};
 }
 
 GroupAccuracy groupFrom(const json& j)
@@ -19,7 +23,8 @@ GroupAccuracy groupFrom(const json& j)
     GroupAccuracy group;
     group.correct = j.at("correct").get<int64_t>();
     group.total = j.at("total").get<int64_t>();
-    group.accuracy = j.at("accuracy").get<double>();
+    const json& accuracy = j.at("accuracy");
+    group.accuracy = accuracy.is_null() ? 0.0 : accuracy.get<double>();
     return group;
 }
 
@@ -98,6 +103,32 @@ CalibrationReport calibrationFrom(const json& j)
     return calibration;
 }
 
+json riskCoverageJson(const RiskCoverageCurve& curve, ReportDetail detail)
+{
+    json j = {{"count", curve.count}, {"aurc", curve.aurc}};
+    if (detail == ReportDetail::Full) {
+        j["coverage"] = curve.coverage;
+        j["risk"] = curve.risk;
+    }
+    return j;
+}
+
+RiskCoverageCurve riskCoverageFrom(const json& j)
+{
+    RiskCoverageCurve curve;
+    curve.count = j.at("count").get<int64_t>();
+    curve.aurc = j.at("aurc").get<double>();
+    if (j.contains("coverage")) {
+        curve.coverage = j.at("coverage").get<std::vector<double>>();
+        curve.risk = j.at("risk").get<std::vector<double>>();
+    }
+    if (curve.coverage.size() != curve.risk.size()) {
+        throw InputError("risk-coverage curve: " + std::to_string(curve.coverage.size()) + " coverages but "
+                         + std::to_string(curve.risk.size()) + " risks");
+    }
+    return curve;
+}
+
 json optionalJson(const std::optional<double>& value)
 {
     return value ? json(*value) : json(nullptr);
@@ -110,7 +141,7 @@ std::optional<double> optionalFrom(const json& j)
 
 } // namespace
 
-nlohmann::json reportToJson(const EvaluationReport& report)
+nlohmann::json reportToJson(const EvaluationReport& report, ReportDetail detail)
 {
     json j;
     j["rule"] = decisionRuleName(report.rule);
@@ -137,9 +168,14 @@ nlohmann::json reportToJson(const EvaluationReport& report)
         entry["ratio"] = point.ratio;
         points.push_back(std::move(entry));
     }
-    j["fhr"] = {{"curve", curve}, {"points", points}, {"convention", report.fhrConvention}};
+    j["fhr"] = {{"curve", curve},
+                {"points", points},
+                {"convention", report.fhrConvention},
+                {"curve_mean", report.fhrCurveMean},
+                {"points_mean", report.fhrPointsMean}};
 
     j["calibration"] = calibrationJson(report.calibration);
+    j["calibration"]["confidence"] = "pbar of the decided class";
     json byRegion = json::array();
     for (const auto& region : report.regionCalibration) {
         json entry = calibrationJson(region.calibration);
@@ -152,6 +188,18 @@ nlohmann::json reportToJson(const EvaluationReport& report)
                   {"negative_entropy", optionalJson(report.aurocNegativeEntropy)}};
     j["nll"] = report.nll;
     j["mean_utility"] = report.meanUtility;
+    j["risk_coverage"] = {{"all", riskCoverageJson(report.riskCoverage, detail)},
+                          {"tail", riskCoverageJson(report.riskCoverageTail, detail)}};
+    if (report.defer) {
+        const DeferReport& d = *report.defer;
+        j["defer"] = {{"utility", d.deferUtility},
+                      {"deferred", d.deferred},
+                      {"decided", d.decided},
+                      {"coverage", d.coverage},
+                      {"selective_accuracy", groupJson(d.selective)},
+                      {"selective_regions", regionsJson(d.selectiveRegions)}};
+    }
+    j["warnings"] = report.warnings;
     return j;
 }
 
@@ -182,6 +230,18 @@ EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& sour
             report.fhrPoints.push_back(point);
         }
         report.fhrConvention = fhr.at("convention").get<std::string>();
+        // Reports written before the two means were named apart: recompute them.
+        if (fhr.contains("curve_mean")) {
+            report.fhrCurveMean = fhr.at("curve_mean").get<double>();
+            report.fhrPointsMean = fhr.at("points_mean").get<double>();
+        } else {
+            for (const auto& split : report.fhrCurve) {
+                report.fhrCurveMean += split.rate / static_cast<double>(report.fhrCurve.size());
+            }
+            for (const auto& point : report.fhrPoints) {
+                report.fhrPointsMean += point.split.rate / static_cast<double>(report.fhrPoints.size());
+            }
+        }
 
         report.calibration = calibrationFrom(j.at("calibration"));
         const json& byRegion = j.at("calibration_by_region");
@@ -196,6 +256,26 @@ EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& sour
         report.aurocNegativeEntropy = optionalFrom(j.at("auroc").at("negative_entropy"));
         report.nll = j.at("nll").get<double>();
         report.meanUtility = j.at("mean_utility").get<double>();
+        if (j.contains("risk_coverage")) { // absent in reports written before the defer option
+            report.riskCoverage = riskCoverageFrom(j.at("risk_coverage").at("all"));
+            report.riskCoverageTail = riskCoverageFrom(j.at("risk_coverage").at("tail"));
+        }
+        if (j.contains("defer")) {
+            const json& d = j.at("defer");
+            DeferReport defer;
+            defer.deferUtility = d.at("utility").get<double>();
+            defer.deferred = d.at("deferred").get<int64_t>();
+            defer.decided = d.at("decided").get<int64_t>();
+            defer.coverage = d.at("coverage").get<double>();
+            defer.selective = groupFrom(d.at("selective_accuracy"));
+            defer.selectiveRegions = regionsFrom(d.at("selective_regions"), RegionScheme::ThirdsByIndex);
+            report.defer = defer;
+        }
+        if (j.contains("warnings")) {
+            report.warnings = j.at("warnings").get<std::vector<std::string>>();
+        } else {
+            report.warnings = degeneracyWarnings(report); // a report from before the flags existed
+        }
     } catch (const nlohmann::json::exception& error) {
         // nlohmann's messages name the key ("key 'nll' not found") or the type problem.
         throw InputError(source + ": not a valid evaluation report: " + error.what());

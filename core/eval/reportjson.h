@@ -7,7 +7,12 @@
 
 namespace lbd {
 
-nlohmann::json reportToJson(const EvaluationReport& report);
+// Full: everything (report.json, `lbd eval --json`). Summary: without the points of the risk-coverage
+// curves (their AURC stays), for the per-epoch lines of metrics.jsonl, which are rewritten every
+// epoch and copied into every checkpoint.
+enum class ReportDetail { Full, Summary };
+
+nlohmann::json reportToJson(const EvaluationReport& report, ReportDetail detail = ReportDetail::Full);
 // Throws InputError naming the missing or malformed key; `source` names the file.
 EvaluationReport reportFromJson(const nlohmann::json& json, const std::string& source = "evaluation report");
 

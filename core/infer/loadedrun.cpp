@@ -28,8 +28,7 @@ LoadedRun loadRun(const std::string& directory, const torch::Device& device)
     run.modelSpec.inputChannels = run.manifest.imageFormat.channels;
     run.modelSpec.numClasses = static_cast<int64_t>(run.manifest.classNames.size());
     run.modelSpec.inputSize = run.manifest.inputSize;
-    run.utility = parseUtilitySpec(run.config.train.utility, run.manifest.classNames);
-    run.rule = parseDecisionRule(run.config.train.decisionRule);
+    run.decisions = openRunDecisions(run.config, run.manifest.classNames, folder.path(RunFolder::kConfig));
     run.model = makeParticleModel(run.modelSpec);
     run.epoch = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *run.model, nullptr).epoch;
     run.model->to(device);

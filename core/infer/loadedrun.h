@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/eval/decisionrule.h"
+#include "core/infer/rundecisions.h"
 #include "core/lbd/utilitymatrix.h"
 #include "core/model/particlemodel.h"
 #include "core/train/runmanifest.h"
@@ -16,8 +17,7 @@ struct LoadedRun {
     TrainConfig config;
     RunManifest manifest;
     ModelSpec modelSpec;
-    UtilityMatrix utility;
-    DecisionRule rule = DecisionRule::Lbd;
+    RunDecisions decisions; // the run's decision matrix, rule and defer utility (and notes)
     ParticleModel model{nullptr};
     int epoch = 0; // of the checkpoint
 };

@@ -2,6 +2,7 @@
 // The classification of one image by a trained ensemble, as a plain value type for the GUI's
 // Classify page and `lbd predict --json`. No torch here.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,9 +19,15 @@ struct Prediction {
     std::vector<std::pair<int64_t, double>> topK;           // (class, pbar) by decreasing pbar
     ImageUncertainty uncertainty;              // total / aleatoric / epistemic, votes
     int64_t argmaxClass = 0;                   // argmax pbar
-    int64_t decidedClass = 0;                  // under the utility matrix and rule below
+    int64_t decidedClass = 0;                  // under the utility matrix and rule below (had it not deferred)
     DecisionRule rule = DecisionRule::Argmax;
     std::vector<double> decisionScores;        // of the rule, per class
+    // The rule's confidence in its decision (max EU for expected, max pbar for argmax, pbar of
+    // the decision otherwise): what the defer utility competes with.
+    double decisionConfidence = 0.0;
+    std::optional<double> deferUtility;        // r, when the defer option is on
+    bool deferred = false;                     // decisionConfidence < r: refer the image to a person
+    std::optional<std::string> warning;        // the rule's warning for this matrix (eq7 with negative utilities)
 };
 
 } // namespace lbd

@@ -8,6 +8,8 @@
 #include "core/util/device.h"
 #include "core/util/error.h"
 
+#include <cmath>
+
 namespace lbd {
 
 struct Predictor::State {
@@ -15,10 +17,18 @@ struct Predictor::State {
     torch::Device device;
     UtilityMatrix utility;
     DecisionRule rule;
+    std::optional<double> deferUtility;
 
     State(LoadedRun loaded, torch::Device d)
-        : run(std::move(loaded)), device(d), utility(run.utility), rule(run.rule)
+        : run(std::move(loaded))
+        , device(d)
+        , utility(run.decisions.decisionUtility)
+        , rule(run.decisions.rule)
+        , deferUtility(run.decisions.deferUtility)
     {
+        if (deferUtility && !decisionRuleInfo(rule).supportsDefer) {
+            deferUtility.reset(); // cannot happen for a config that validated; stay usable anyway
+        }
     }
 
     Prediction predict(const torch::Tensor& image, const std::string& source, int topK)
@@ -27,7 +37,7 @@ struct Predictor::State {
         const auto input = preprocessBatch(image.unsqueeze(0).to(device), run.manifest.inputSize, run.manifest.normalization);
         const auto probabilities = torch::softmax(run.model->forward(input).to(torch::kFloat32), -1).to(torch::kFloat64).cpu(); // [M,1,C]
         const auto mean = probabilities.mean(0)[0];
-        const Decisions decided = decide(probabilities, utility, rule);
+        const Decisions decided = decide(probabilities, utility, rule, deferUtility);
         const UncertaintyBatch uncertainty = computeUncertainty(probabilities);
 
         Prediction prediction;
@@ -46,7 +56,11 @@ struct Predictor::State {
             prediction.topK.emplace_back(indices[k].item<int64_t>(), values[k].item<double>());
         }
         prediction.argmaxClass = prediction.topK.front().first;
-        prediction.decidedClass = decided.decisions[0].item<int64_t>();
+        prediction.decidedClass = decided.undeferred[0].item<int64_t>();
+        prediction.decisionConfidence = decided.confidence[0].item<double>();
+        prediction.deferUtility = deferUtility;
+        prediction.deferred = decided.decisions[0].item<int64_t>() == kDeferred;
+        prediction.warning = decisionRuleWarning(rule, utility);
         const auto scores = decided.scores[0].to(torch::kFloat64).contiguous();
         prediction.decisionScores.assign(scores.data_ptr<double>(), scores.data_ptr<double>() + classes);
         prediction.uncertainty = uncertainty.image(0);
@@ -92,9 +106,28 @@ void Predictor::setUtility(const UtilityMatrix& utility)
     m_state->utility = utility;
 }
 
-void Predictor::setRule(DecisionRule rule) { m_state->rule = rule; }
+void Predictor::setRule(DecisionRule rule)
+{
+    if (m_state->deferUtility && !decisionRuleInfo(rule).supportsDefer) {
+        throw InputError("the " + decisionRuleName(rule) + " rule has no defer option; turn the defer option off first");
+    }
+    m_state->rule = rule;
+}
+
+void Predictor::setDeferUtility(std::optional<double> deferUtility)
+{
+    if (deferUtility && (!std::isfinite(*deferUtility) || !decisionRuleInfo(m_state->rule).supportsDefer)) {
+        throw InputError(!std::isfinite(*deferUtility)
+                             ? std::string("the defer utility must be a finite number")
+                             : "the " + decisionRuleName(m_state->rule) + " rule has no defer option (use expected or argmax)");
+    }
+    m_state->deferUtility = deferUtility;
+}
+
 const UtilityMatrix& Predictor::utility() const { return m_state->utility; }
 DecisionRule Predictor::rule() const { return m_state->rule; }
+std::optional<double> Predictor::deferUtility() const { return m_state->deferUtility; }
+const RunDecisions& Predictor::runDecisions() const { return m_state->run.decisions; }
 const std::vector<std::string>& Predictor::classNames() const { return m_state->run.manifest.classNames; }
 int64_t Predictor::particleCount() const { return m_state->run.modelSpec.particles; }
 

@@ -3,10 +3,12 @@
 // converted to the run's input format and normalisation, then every particle's distribution,
 // the uncertainties and the decision under the run's (or a chosen) utility matrix and rule.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/infer/prediction.h"
+#include "core/infer/rundecisions.h"
 #include "core/lbd/utilitymatrix.h"
 
 namespace lbd {
@@ -25,8 +27,12 @@ public:
 
     void setUtility(const UtilityMatrix& utility); // InputError if the size does not match
     void setRule(DecisionRule rule);
+    // r, or nothing for no defer option; InputError when the rule has none or r is not finite.
+    void setDeferUtility(std::optional<double> deferUtility);
     const UtilityMatrix& utility() const;
     DecisionRule rule() const;
+    std::optional<double> deferUtility() const;
+    const RunDecisions& runDecisions() const; // what the run itself recorded (and its notes)
     const std::vector<std::string>& classNames() const;
     int64_t particleCount() const;
 

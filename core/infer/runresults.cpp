@@ -2,6 +2,7 @@
 
 #include "core/data/datapreparation.h"
 #include "core/data/imagedecoder.h"
+#include "core/eval/decisions.h"
 #include "core/eval/evaluator.h"
 #include "core/eval/uncertainty.h"
 #include "core/train/configjson.h"
@@ -40,26 +41,43 @@ void checkLoaded(const RunResults& results)
 
 } // namespace
 
-RunResults loadRunResults(const std::string& directory)
+std::string resultSplitName(ResultSplit split)
+{
+    return split == ResultSplit::Test ? "test" : "validation";
+}
+
+RunResults loadRunResults(const std::string& directory, ResultSplit split)
 {
     std::error_code ec;
     if (!std::filesystem::is_directory(directory, ec)) {
         throw InputError(directory + ": run folder not found");
     }
     const RunFolder folder(directory);
+    if (!folder.exists(RunFolder::kConfig)) {
+        throw InputError(directory + ": not a run folder (" + RunFolder::kConfig + " is missing)");
+    }
     if (!folder.exists(RunFolder::kTestProbabilities)) {
         throw InputError(folder.path(RunFolder::kTestProbabilities)
                          + ": not found (the cached test probabilities are written when a run finishes its last epoch)");
     }
+    const bool hasValidation = folder.exists(RunFolder::kValidationProbabilities);
+    if (split == ResultSplit::Validation && !hasValidation) {
+        throw InputError(folder.path(RunFolder::kValidationProbabilities)
+                         + ": not found: this run has no validation split (train with --val-fraction F or --val-list FILE)");
+    }
     RunResults results;
     results.directory = directory;
+    results.split = split;
+    results.hasValidation = hasValidation;
     results.config = loadTrainConfig(folder.path(RunFolder::kConfig));
     const RunManifest manifest = readRunManifest(folder);
     results.classNames = manifest.classNames;
     results.trainCounts = manifest.trainCounts;
     results.testCounts = manifest.testCounts;
+    results.decisions = openRunDecisions(results.config, results.classNames, folder.path(RunFolder::kConfig));
 
-    const std::string probabilitiesPath = folder.path(RunFolder::kTestProbabilities);
+    const std::string probabilitiesPath =
+        folder.path(split == ResultSplit::Test ? RunFolder::kTestProbabilities : RunFolder::kValidationProbabilities);
     const TestProbabilities cached = loadTestProbabilities(probabilitiesPath);
     results.particles = cached.probabilities.size(0);
     results.images = cached.probabilities.size(1);
@@ -85,10 +103,24 @@ RunResults loadRunResults(const std::string& directory)
     return results;
 }
 
-EvaluationReport evaluateRunResults(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule)
+EvaluationReport evaluateRunResults(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule,
+                                    std::optional<double> deferUtility)
 {
     checkLoaded(results);
-    return evaluate(probabilityTensor(results), labelTensor(results), results.trainCounts, utility, rule);
+    return evaluate(probabilityTensor(results), labelTensor(results), results.trainCounts, utility, rule, deferUtility);
+}
+
+EvaluationReport evaluateRunResults(const RunResults& results)
+{
+    return evaluateRunResults(results, results.decisions.decisionUtility, results.decisions.rule,
+                              results.decisions.deferUtility);
+}
+
+std::vector<double> decisionConfidences(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule)
+{
+    checkLoaded(results);
+    torch::NoGradGuard noGrad;
+    return toVector<double>(decide(probabilityTensor(results), utility, rule).confidence);
 }
 
 std::vector<ImageUncertainty> imageUncertainties(const RunResults& results)
@@ -125,6 +157,9 @@ std::vector<ImageUncertainty> imageUncertainties(const RunResults& results)
 TestImages loadTestImages(const RunResults& results)
 {
     checkLoaded(results);
+    if (results.split != ResultSplit::Test) {
+        throw InputError(results.directory + ": images are shown for the test split only");
+    }
     const RunFolder folder(results.directory);
     const RunManifest manifest = readRunManifest(folder);
     const Dataset dataset = loadDataset(results.config.data);

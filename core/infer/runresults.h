@@ -11,14 +11,26 @@
 #include "core/eval/decisionrule.h"
 #include "core/eval/evaluationreport.h"
 #include "core/eval/imageuncertainty.h"
+#include "core/infer/rundecisions.h"
 #include "core/lbd/utilitymatrix.h"
 #include "core/train/trainconfig.h"
 
+#include <optional>
+
 namespace lbd {
+
+// Which cached probabilities: the test split (always there once a run finished), or the
+// validation split (only for runs trained with val_fraction / val_list). Tune on validation,
+// report on test.
+enum class ResultSplit { Test, Validation };
+std::string resultSplitName(ResultSplit split); // "test", "validation"
 
 struct RunResults {
     std::string directory;
+    ResultSplit split = ResultSplit::Test;
+    bool hasValidation = false;          // val_probabilities.pt exists beside the test ones
     TrainConfig config;                  // config.json
+    RunDecisions decisions;              // the run's matrices (by value), rule, defer; notes for old runs
     std::vector<std::string> classNames; // run.json, head to tail
     std::vector<int64_t> trainCounts;    // run.json: the long-tailed training split, per class
     std::vector<int64_t> testCounts;     // run.json
@@ -35,14 +47,22 @@ struct RunResults {
     }
 };
 
-// Reads config.json, run.json and test_probabilities.pt of a run folder. Throws InputError naming
-// the file when the folder is not a finished run or a file is missing, damaged or inconsistent.
-RunResults loadRunResults(const std::string& directory);
+// Reads config.json, run.json and test_probabilities.pt (or val_probabilities.pt) of a run folder.
+// Throws InputError naming the file when the folder is not a finished run or a file is missing,
+// damaged or inconsistent, or when the validation split is asked for and the run has none.
+RunResults loadRunResults(const std::string& directory, ResultSplit split = ResultSplit::Test);
 
-// Every metric of the run's test set under `utility` and `rule`: exactly evaluate() of
-// core/eval/evaluator.h (what `lbd eval` calls) on the cached probabilities, so the numbers equal
-// `lbd eval RUN --utility ... --rule ...`. report.meanUtility is the mean of U[y, decision].
-EvaluationReport evaluateRunResults(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule);
+// Every metric of the cached split under `utility`, `rule` and an optional defer utility: exactly
+// evaluate() of core/eval/evaluator.h (what `lbd eval` calls) on the cached probabilities.
+EvaluationReport evaluateRunResults(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule,
+                                    std::optional<double> deferUtility = std::nullopt);
+// ... under the run's own decision settings.
+EvaluationReport evaluateRunResults(const RunResults& results);
+
+// The rule's confidence in its decision for every image (max EU for expected, max pbar for argmax,
+// pbar of the decision otherwise): the order of the risk-coverage curve and what a defer utility
+// competes with.
+std::vector<double> decisionConfidences(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule);
 
 // The uncertainty of every test image (total, aleatoric, mutual information, vote disagreement,
 // each particle's top-1), in the cached order.

@@ -71,7 +71,7 @@ std::string discrepancyFormula(DiscrepancyKind kind)
     case DiscrepancyKind::EffectiveNumber:
         return "w_c = (1 - beta) / (1 - beta^n_c), rescaled so that the weights sum to C";
     case DiscrepancyKind::Sqrt: return "w_c = 1 / sqrt(n_c)";
-    case DiscrepancyKind::Log: return "w_c = 1 / ln(1 + n_c)";
+    case DiscrepancyKind::Log: return "w_c = 1 / ln(n_c)";
     case DiscrepancyKind::Constant: return "w_c = 1";
     case DiscrepancyKind::Power: return "w_c = 1 / n_c^gamma";
     }
@@ -92,6 +92,15 @@ std::vector<double> classWeights(const std::vector<int64_t>& trainCounts, const 
         }
     }
 
+    if (spec.kind == DiscrepancyKind::Log) {
+        for (size_t c = 0; c < trainCounts.size(); ++c) {
+            if (trainCounts[c] < 2) {
+                throw InputError("discrepancy ratio 'log' (w_c = 1 / ln n_c) needs at least 2 training images per class; "
+                                 "class " + std::to_string(c) + " has " + std::to_string(trainCounts[c])
+                                 + " (ln 1 = 0): use sqrt or linear, or a smaller imbalance ratio");
+            }
+        }
+    }
     std::vector<double> weights(trainCounts.size());
     for (size_t c = 0; c < trainCounts.size(); ++c) {
         const auto n = static_cast<double>(trainCounts[c]);
@@ -103,10 +112,9 @@ std::vector<double> classWeights(const std::vector<int64_t>& trainCounts, const 
             weights[c] = (1.0 - spec.beta) / -std::expm1(n * std::log(spec.beta));
             break;
         case DiscrepancyKind::Sqrt: weights[c] = 1.0 / std::sqrt(n); break;
-        // ln(1 + n) rather than ln(n): ln(1) = 0 would give a one-image class an infinite
-        // weight (the published code does exactly that); for n in the hundreds the two differ
-        // by under 1%.
-        case DiscrepancyKind::Log: weights[c] = 1.0 / std::log1p(n); break;
+        // ln(n), as the published code: a one-image class would get an infinite weight, so it
+        // is refused before the loop (below).
+        case DiscrepancyKind::Log: weights[c] = 1.0 / std::log(n); break;
         case DiscrepancyKind::Constant: weights[c] = 1.0; break;
         case DiscrepancyKind::Power: weights[c] = std::pow(n, -spec.gamma); break;
         }

@@ -11,7 +11,7 @@ enum class DiscrepancyKind {
     Linear,          // f(n) = n (the paper's default, best in its Table 5)
     EffectiveNumber, // f(n) = (1 - beta^n) / (1 - beta), rescaled so that sum_c w_c = C (Cui et al.)
     Sqrt,            // f(n) = sqrt(n)
-    Log,             // f(n) = ln(1 + n): ln(n) itself is 0 for a one-image class
+    Log,             // f(n) = ln(n), as the published code; needs n >= 2 (ln 1 = 0)
     Constant,        // f(n) = 1: no re-weighting (plain cross-entropy)
     Power,           // f(n) = n^gamma
 };

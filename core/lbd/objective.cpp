@@ -10,6 +10,10 @@ namespace lbd {
 
 namespace {
 
+// 1 - p(k) is clamped to this before the log in the bounded form: at most -log(1e-6) = 13.8 per
+// term, representable in float32 next to probabilities of order 1.
+constexpr double kComplementFloor = 1e-6;
+
 torch::Tensor deviceTensor(const std::vector<double>& values, const std::vector<int64_t>& shape,
                            const torch::Device& device)
 {
@@ -61,13 +65,15 @@ LbdObjective::LbdObjective(ObjectiveSpec spec, std::vector<int64_t> trainCounts,
             }
         }
     }
-    m_utilityActive = m_spec.utility && offDiagonal;
+    m_utilityActive = m_spec.utilityTerm && offDiagonal;
 
     m_deferredWeights = deviceTensor(m_classWeightValues, {classes}, m_device);
     m_unitWeights = torch::ones({classes}, torch::dtype(torch::kFloat).device(m_device));
     m_marginRows = deviceTensor(marginRows, {classes, classes}, m_device);
     if (m_utilityActive) {
         m_utilityOff = deviceTensor(utilityOff, {classes, classes}, m_device);
+        m_utilityPenalty = (-m_utilityOff).clamp_min(0.0);
+        m_utilityReward = m_utilityOff.clamp_min(0.0);
     }
     m_zero = torch::zeros({}, torch::dtype(torch::kFloat).device(m_device));
     m_currentWeights = torch::empty({classes}, torch::dtype(torch::kFloat).device(m_device));
@@ -143,13 +149,41 @@ ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::T
 
     terms.utilityWeight = m_utilityWeight;
     if (m_utilityActive) {
-        // UT_j = -(1/B) sum_b w_{y_b} sum_k U_off[y_b, k] log p_j(k | x_b), on the same
-        // margin-adjusted log-probabilities as the cross-entropy (the paper's objective has one
-        // p(y'|x, theta) for both; the published code does the same). Weighted by w_{y_b} as in
-        // the paper, not by w_k as in the published code.
-        const torch::Tensor rows = m_utilityOff.index_select(0, labels) * sampleWeights.unsqueeze(1); // [B, C]
-        const torch::Tensor perParticle = -(logProbs * rows).sum({1, 2}) / static_cast<double>(batch);
-        terms.utility = perParticle.mean();
+        // On the same margin-adjusted log-probabilities as the cross-entropy (the paper's
+        // objective has one p(y'|x, theta) for both; the published code does the same).
+        const double invBatch = 1.0 / static_cast<double>(batch);
+        switch (m_spec.utilityForm) {
+        case UtilityForm::Published: {
+            // UT_j = -(1/B) sum_b sum_k w_k U_off[y_b, k] log p_j(k | x_b): each class k weighted
+            // by its own ratio, as the published loss.py does.
+            const torch::Tensor rows = m_utilityOff.index_select(0, labels) * m_currentWeights.unsqueeze(0); // [B, C]
+            terms.particleUtility = -(logProbs * rows).sum({1, 2}) * invBatch;
+            break;
+        }
+        case UtilityForm::Paper: {
+            // UT_j = -(1/B) sum_b w_{y_b} sum_k U_off[y_b, k] log p_j(k | x_b) (paper Eq. 8).
+            const torch::Tensor rows = m_utilityOff.index_select(0, labels) * sampleWeights.unsqueeze(1); // [B, C]
+            terms.particleUtility = -(logProbs * rows).sum({1, 2}) * invBatch;
+            break;
+        }
+        case UtilityForm::Bounded: {
+            // UT_j = (1/B) sum_b w_{y_b} sum_{k != y_b} [u+ (-log p(k)) + u- (-log(1 - p(k)))]:
+            // a penalty pushes p(k) to 0 with a finite reward ("negative learning"), a positive
+            // utility pulls p(k) up like a soft label. Every term is >= 0.
+            // log(1 - p) as log(-expm1(log p)), in double: for a wrong class near p = 1, 1 - p is
+            // below float32's resolution of log p (an absolute error of ~1e-6 at logits of 30).
+            // The tensors are [M, B, C], small next to the network. The floor keeps p = 1 finite.
+            const torch::Tensor logComplement =
+                torch::log((-torch::expm1(torch::log_softmax(marginAdjusted(z, labels).to(torch::kDouble), -1)))
+                               .clamp_min(kComplementFloor))
+                    .to(logProbs.scalar_type());
+            const torch::Tensor penalty = m_utilityPenalty.index_select(0, labels) * sampleWeights.unsqueeze(1); // [B, C]
+            const torch::Tensor reward = m_utilityReward.index_select(0, labels) * sampleWeights.unsqueeze(1);
+            terms.particleUtility = -(logComplement * penalty + logProbs * reward).sum({1, 2}) * invBatch;
+            break;
+        }
+        }
+        terms.utility = terms.particleUtility.mean();
         // Multiplying by a device scalar (0 before the DRW epoch) instead of branching keeps
         // the step's graph identical across epochs.
         terms.total = terms.total + m_utilityWeight * terms.utility;

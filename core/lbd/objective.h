@@ -21,6 +21,7 @@ struct ObjectiveTerms {
     torch::Tensor weightedCe;    // (1/M) sum_j CEw_j
     torch::Tensor particleCe;    // [M]: CEw_j of each particle
     torch::Tensor utility;       // (1/M) sum_j UT_j, before the 1/alpha factor (0 if inactive)
+    torch::Tensor particleUtility; // [M]: UT_j of each particle (undefined if inactive)
     torch::Tensor utilityWeight; // 1/alpha while the utility term is applied this epoch, else 0
     torch::Tensor repulsive;     // R (0 without repulsion or with M = 1)
     torch::Tensor annealWeight;  // a(e) = exp(-e/tau), 0 without repulsion
@@ -60,6 +61,9 @@ public:
     bool marginsActive() const { return m_spec.ldamMargins; }
     // The utility switch is on and U has a non-zero off-diagonal entry.
     bool utilityActive() const { return m_utilityActive; }
+    // The objective minus the repulsive part can never go below 0 (bounded form or no utility
+    // term): a value below that bound is a bug or a numerical failure, not learning.
+    bool boundedBelow() const { return !m_utilityActive || m_spec.utilityForm == UtilityForm::Bounded; }
     bool repulsionActive() const { return m_spec.repulsive; }
 
     const std::vector<double>& classWeightValues() const { return m_classWeightValues; } // w_c after DRW
@@ -83,6 +87,8 @@ private:
     torch::Tensor m_unitWeights;     // [C] ones
     torch::Tensor m_marginRows;      // [C, C] diag(s * m_c): row y is what a label-y sample loses
     torch::Tensor m_utilityOff;      // [C, C] U minus its diagonal (undefined when inactive)
+    torch::Tensor m_utilityPenalty;  // [C, C] max(-U_off, 0): bounded form only
+    torch::Tensor m_utilityReward;   // [C, C] max(U_off, 0): bounded form only
     torch::Tensor m_zero;            // 0-dim 0, stands in for inactive terms
 
     // Rewritten in place by setEpoch().

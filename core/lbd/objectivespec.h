@@ -2,12 +2,26 @@
 // Every switch and number of the training objective (lbd-math.md section 4), plus the presets
 // for the baselines the app offers. Torch-free: the GUI edits this struct directly.
 #include "core/lbd/discrepancyratio.h"
+#include "core/lbd/utilitysetting.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace lbd {
+
+// How the utility term turns U into a loss (lbd-math.md section 4).
+enum class UtilityForm {
+    Bounded,   // negative learning: every term >= 0, so the objective is bounded below (default)
+    Published, // the published loss.py: classes weighted by w_k; unbounded below with negative U
+    Paper,     // the paper's Eq. 8: the whole bracket weighted by w_y; unbounded below, 4-6x stronger
+};
+
+const std::vector<UtilityForm>& allUtilityForms();
+std::string utilityFormName(UtilityForm form);        // "bounded", "published", "paper"
+UtilityForm parseUtilityForm(const std::string& text); // throws InputError
+std::string utilityFormDescription(UtilityForm form);  // tooltip / --help text
 
 struct ObjectiveSpec {
     // Re-weighting: w_c = 1 / f(n_c). Constant means no re-weighting.
@@ -21,14 +35,18 @@ struct ObjectiveSpec {
     bool ldamMargins = true;
     double maxMargin = 0.5;
     // The cosine classifier's scale s (the logits the objective receives are already scaled).
+    // Not a config key: the trainer copies model.scale here, so margins and logits agree.
     double scale = 30.0;
 
-    // Utility term (1/alpha) * UT. Only applied where utilityMatrix has a non-zero
-    // off-diagonal entry (UT uses U minus its diagonal, so the diagonal never matters).
-    bool utility = true;
+    // Utility term (1/alpha) * UT with the TRAINING utility matrix (the decision matrix is a
+    // separate setting, DecisionSpec). Only applied where the matrix has a non-zero off-diagonal
+    // entry (UT uses U minus its diagonal, so the diagonal never matters).
+    bool utilityTerm = true;
+    UtilitySetting utility;                       // "onehot", "tail:<c>", a file or a matrix by value
+    UtilityForm utilityForm = UtilityForm::Bounded;
     double alpha = 0.3; // paper Table 8: 0.002 CIFAR-10-LT, 0.3 CIFAR-100-LT, 50 ImageNet-LT
-    // C*C row-major, rows = true class t, columns = decision d (lbd-math.md section 5).
-    // Empty means one-hot (U = I), i.e. no utility term.
+    // `utility` resolved for the data set: C*C row-major, rows = true class t, columns = decision d
+    // (lbd-math.md section 5). Filled by the trainer; empty means one-hot, i.e. no utility term.
     std::vector<double> utilityMatrix;
     // The published code only adds the utility term after the DRW epoch.
     bool utilityAfterDrwOnly = true;
@@ -63,12 +81,23 @@ struct BaselinePreset {
     int particles = 1; // M
 };
 
+// What a method defines (lbd-math.md section 4, "Baselines"): the discrepancy kind, DRW epoch,
+// margins, the utility term and repulsion switches, and the particle count. Everything else of
+// `objective` (alpha, tau, beta, the utility matrix and form, ...) is kept, so a preset's values
+// survive `--baseline`. Throws InputError for epochs < 1.
+void applyBaseline(Baseline baseline, int epochs, ObjectiveSpec& objective, int64_t& particles);
+
+// The reason a training utility would make this objective unstable, or nothing: the published
+// and paper forms are unbounded below when the matrix has a negative off-diagonal entry
+// (measured: quick-cpu with tail:2 under `paper` at alpha 0.002 collapsed to 10 % accuracy).
+std::optional<std::string> trainingUtilityWarning(const ObjectiveSpec& objective, const UtilityMatrix& utility);
+
 const std::vector<Baseline>& allBaselines();
 std::string baselineName(Baseline baseline);         // "lbd", "ce", "cb", "ldam-drw", "ensemble"
 std::string baselineTitle(Baseline baseline);        // "LBD", "CE", "CB loss", "LDAM-DRW", "Ensemble"
 Baseline parseBaseline(const std::string& text);     // throws InputError
-// The preset for a run of `epochs` epochs (DRW starts after 80% of them). Throws InputError
-// for epochs < 1.
+// The preset for a run of `epochs` epochs (DRW starts after 80% of them) on a default
+// ObjectiveSpec. Throws InputError for epochs < 1.
 BaselinePreset baselinePreset(Baseline baseline, int epochs = 200);
 
 } // namespace lbd

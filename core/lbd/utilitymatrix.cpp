@@ -75,16 +75,39 @@ void UtilityMatrix::checkFinite(const std::string& source, const std::vector<std
     for (int64_t t = 0; t < m_classCount; ++t) {
         for (int64_t d = 0; d < m_classCount; ++d) {
             const double v = (*this)(t, d);
-            if (!std::isfinite(v)) {
+            if (!std::isfinite(v) || std::abs(v) > kMaxUtilityMagnitude) {
                 std::string where = "row " + std::to_string(t + 1) + ", column " + std::to_string(d + 1);
                 if (named) {
                     where += " (true class '" + classNames[t] + "', decision '" + classNames[d] + "')";
                 }
                 throw InputError(source + ": utility matrix value at " + where + " is "
-                                 + std::to_string(v) + "; every value must be a finite number");
+                                 + std::to_string(v) + "; every value must be a finite number between -1e6 and 1e6");
             }
         }
     }
+}
+
+bool hasNegativeEntry(const UtilityMatrix& matrix)
+{
+    for (const double value : matrix.values()) {
+        if (value < 0.0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::optional<double> tailPenaltyOf(const UtilityMatrix& matrix)
+{
+    const int64_t n = matrix.classCount();
+    if (n < 2) {
+        return std::nullopt;
+    }
+    const double c = -matrix(1, 0);
+    if (c > 0 && matrix == UtilityMatrix::tailSensitive(n, c)) {
+        return c;
+    }
+    return std::nullopt;
 }
 
 } // namespace lbd

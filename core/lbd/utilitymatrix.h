@@ -4,10 +4,15 @@
 // dataset's head-to-tail order. A plain value type without torch so that the Qt utility page
 // can edit it; the engine turns it into a tensor where it needs one.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace lbd {
+
+// Largest utility magnitude accepted anywhere (files, specs, the editor): far beyond any sensible
+// preference, small enough that sums over 1000 classes and probabilities stay finite.
+inline constexpr double kMaxUtilityMagnitude = 1e6;
 
 class UtilityMatrix {
 public:
@@ -33,7 +38,8 @@ public:
 
     // Exactly the identity: training then skips the utility term (lbd-math.md section 4).
     bool isOneHot() const;
-    // Throws InputError naming the first non-finite cell; `source` names the file or option.
+    // Throws InputError naming the first non-finite cell, or one whose magnitude exceeds
+    // kMaxUtilityMagnitude; `source` names the file or option.
     void checkFinite(const std::string& source, const std::vector<std::string>& classNames = {}) const;
 
     bool operator==(const UtilityMatrix& other) const
@@ -75,7 +81,19 @@ void saveUtilityJson(const UtilityMatrix& matrix, const std::string& path,
 void saveUtilityMatrix(const UtilityMatrix& matrix, const std::string& path,
                        const std::vector<std::string>& classNames = {});
 
-// The --utility option / preset box: "onehot", "tail:<c>" (c >= 0) or a .csv / .json file path.
+// The --utility option / preset box: "onehot", "tail:<c>" (0 <= c <= kMaxUtilityMagnitude) or a
+// .csv / .json file path.
 UtilityMatrix parseUtilitySpec(const std::string& text, const std::vector<std::string>& classNames);
+
+// The one place the "tail:<c>" text is written and read: tailSpec(2) == "tail:2";
+// tailPenaltyOf("tail:2") == 2, nothing for any other text.
+std::string tailSpec(double penalty);
+std::optional<double> tailPenaltyOf(const std::string& spec);
+// c when `matrix` is exactly UtilityMatrix::tailSensitive(C, c) with c > 0.
+std::optional<double> tailPenaltyOf(const UtilityMatrix& matrix);
+// The spec names a .csv / .json file (as opposed to a preset).
+bool isUtilityFileSpec(const std::string& spec);
+// Some entry is negative (the case where eq7 and the unbounded training forms break down).
+bool hasNegativeEntry(const UtilityMatrix& matrix);
 
 } // namespace lbd

@@ -425,17 +425,38 @@ UtilityMatrix parseUtilitySpec(const std::string& text, const std::vector<std::s
         return UtilityMatrix::oneHot(classCount);
     }
     if (lower.rfind("tail:", 0) == 0) {
-        double penalty = 0.0;
-        if (!parseDouble(spec.substr(5), penalty) || !std::isfinite(penalty) || penalty < 0.0) {
-            throw InputError("--utility '" + spec + "': the tail penalty after 'tail:' must be a number >= 0");
+        const auto penalty = tailPenaltyOf(spec);
+        if (!penalty) {
+            throw InputError("--utility '" + spec + "': the tail penalty after 'tail:' must be a number from 0 to 1e6");
         }
-        return UtilityMatrix::tailSensitive(classCount, penalty);
+        return UtilityMatrix::tailSensitive(classCount, *penalty);
     }
-    const std::string extension = extensionOf(spec);
-    if (extension == ".csv" || extension == ".json") {
+    if (isUtilityFileSpec(spec)) {
         return loadUtilityMatrix(spec, classNames);
     }
     throw InputError("--utility '" + spec + "' is not known: use 'onehot', 'tail:<c>' or a .csv / .json file");
+}
+
+std::string tailSpec(double penalty)
+{
+    return "tail:" + formatDouble(penalty);
+}
+
+std::optional<double> tailPenaltyOf(const std::string& spec)
+{
+    const std::string text = lowercase(trim(spec));
+    double penalty = 0.0;
+    if (text.rfind("tail:", 0) != 0 || !parseDouble(text.substr(5), penalty) || !std::isfinite(penalty) || penalty < 0.0
+        || penalty > kMaxUtilityMagnitude) {
+        return std::nullopt;
+    }
+    return penalty;
+}
+
+bool isUtilityFileSpec(const std::string& spec)
+{
+    const std::string extension = extensionOf(trim(spec));
+    return extension == ".csv" || extension == ".json";
 }
 
 } // namespace lbd

@@ -2,6 +2,7 @@
 
 #include "core/data/dataspecjson.h"
 #include "core/eval/decisionrule.h"
+#include "core/lbd/utilitysetting.h"
 #include "core/util/atomicfile.h"
 #include "core/util/jsonread.h"
 
@@ -48,7 +49,9 @@ nlohmann::json toJson(const TrainConfig& config)
               {"drw_epoch", o.drwEpoch},
               {"ldam_margins", o.ldamMargins},
               {"max_margin", o.maxMargin},
-              {"utility_term", o.utility},
+              {"utility_term", o.utilityTerm},
+              {"utility", toJson(o.utility)},
+              {"utility_form", utilityFormName(o.utilityForm)},
               {"alpha", o.alpha},
               {"utility_after_drw_only", o.utilityAfterDrwOnly},
               {"repulsive", o.repulsive},
@@ -72,9 +75,12 @@ nlohmann::json toJson(const TrainConfig& config)
               {"channels_last", t.channelsLast},
               {"cuda_graph", t.cudaGraph},
               {"seed", t.seed},
-              {"utility", t.utility},
-              {"decision_rule", t.decisionRule},
-              {"threads", t.threads}}}};
+              {"threads", t.threads}}},
+            {"decision",
+             {{"utility", toJson(config.decision.utility)},
+              {"rule", decisionRuleName(config.decision.rule)},
+              {"defer", config.decision.deferUtility ? nlohmann::json(*config.decision.deferUtility)
+                                                     : nlohmann::json(nullptr)}}}};
 }
 
 namespace {
@@ -98,9 +104,8 @@ void readObjective(const nlohmann::json& json, TrainConfig& config, const std::s
         std::string name;
         reader.read("baseline", name);
         const Baseline baseline = parseNamed(reader, "baseline", [&] { return parseBaseline(name); });
-        const BaselinePreset preset = baselinePreset(baseline, config.train.epochs);
-        o = preset.objective;
-        config.model.particles = preset.particles;
+        // Only what the method defines: alpha, tau and the rest of the preset stay.
+        applyBaseline(baseline, config.train.epochs, o, config.model.particles);
     }
     std::string kind = discrepancyKindName(o.discrepancy.kind);
     reader.read("discrepancy", kind);
@@ -110,7 +115,13 @@ void readObjective(const nlohmann::json& json, TrainConfig& config, const std::s
     reader.read("drw_epoch", o.drwEpoch);
     reader.read("ldam_margins", o.ldamMargins);
     reader.read("max_margin", o.maxMargin);
-    reader.read("utility_term", o.utility);
+    reader.read("utility_term", o.utilityTerm);
+    if (reader.has("utility")) {
+        o.utility = utilitySettingFromJson(reader.child("utility"), reader.key("utility"));
+    }
+    std::string form = utilityFormName(o.utilityForm);
+    reader.read("utility_form", form);
+    o.utilityForm = parseNamed(reader, "utility_form", [&] { return parseUtilityForm(form); });
     reader.read("alpha", o.alpha);
     reader.read("utility_after_drw_only", o.utilityAfterDrwOnly);
     reader.read("repulsive", o.repulsive);
@@ -121,6 +132,53 @@ void readObjective(const nlohmann::json& json, TrainConfig& config, const std::s
         o.validate();
     } catch (const InputError& error) {
         throw InputError(context + ": " + error.what());
+    }
+}
+
+void readDecision(const nlohmann::json& json, DecisionSpec& decision, const std::string& context)
+{
+    JsonReader reader(json, context);
+    if (reader.has("utility")) {
+        decision.utility = utilitySettingFromJson(reader.child("utility"), reader.key("utility"));
+    }
+    std::string rule = decisionRuleName(decision.rule);
+    reader.read("rule", rule);
+    decision.rule = parseNamed(reader, "rule", [&] { return parseDecisionRule(rule); });
+    reader.read("defer", decision.deferUtility); // null: no defer option
+    reader.rejectUnknown();
+    if (decision.deferUtility && !decisionRuleInfo(decision.rule).supportsDefer) {
+        throw InputError(reader.key("defer") + ": the " + decisionRuleName(decision.rule)
+                         + " rule has no defer option (use expected or argmax)");
+    }
+}
+
+// Configs written before training and decision utilities were separate had one setting,
+// train.utility, used by both, and train.decision_rule ("lbd" = Eq. 7); they trained with the
+// utility term of the paper's form. The new keys win where a config has both.
+void readLegacyUtility(JsonReader& train, TrainConfig& config, const nlohmann::json& root)
+{
+    std::string utility;
+    std::string rule;
+    train.read("utility", utility);
+    train.read("decision_rule", rule);
+    const nlohmann::json* objective = root.contains("objective") ? &root.at("objective") : nullptr;
+    const nlohmann::json* decision = root.contains("decision") ? &root.at("decision") : nullptr;
+    const auto lacks = [](const nlohmann::json* object, const char* key) {
+        return object == nullptr || !object->is_object() || !object->contains(key);
+    };
+    if (!utility.empty()) {
+        if (lacks(objective, "utility")) {
+            config.objective.utility = utilityFromSpec(utility);
+        }
+        if (lacks(objective, "utility_form")) {
+            config.objective.utilityForm = UtilityForm::Paper;
+        }
+        if (lacks(decision, "utility")) {
+            config.decision.utility = utilityFromSpec(utility);
+        }
+    }
+    if (!rule.empty() && lacks(decision, "rule")) {
+        config.decision.rule = parseNamed(train, "decision_rule", [&] { return parseDecisionRule(rule); });
     }
 }
 
@@ -157,9 +215,8 @@ TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& s
         reader.read("channels_last", t.channelsLast);
         reader.read("cuda_graph", t.cudaGraph);
         reader.read("seed", t.seed);
-        reader.read("utility", t.utility);
-        reader.read("decision_rule", t.decisionRule);
         reader.read("threads", t.threads);
+        readLegacyUtility(reader, config, json);
         reader.rejectUnknown();
     }
     if (root.has("augment")) {
@@ -174,6 +231,9 @@ TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& s
     }
     if (root.has("objective")) {
         readObjective(root.child("objective"), config, "objective");
+    }
+    if (root.has("decision")) {
+        readDecision(root.child("decision"), config.decision, "decision");
     }
     if (root.has("model")) {
         JsonReader reader(root.child("model"), "model");
@@ -203,6 +263,12 @@ TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& s
     return config;
 }
 
+const std::vector<std::string>& baselineObjectiveKeys()
+{
+    static const std::vector<std::string> keys = {"discrepancy", "drw_epoch", "ldam_margins", "utility_term", "repulsive"};
+    return keys;
+}
+
 TrainConfig loadTrainConfig(const std::string& path)
 {
     nlohmann::json json;
@@ -216,6 +282,14 @@ TrainConfig loadTrainConfig(const std::string& path)
     } catch (const InputError& error) {
         throw InputError(path + ": " + error.what());
     }
+}
+
+ObjectiveSpec trainingObjective(const TrainConfig& config, const UtilityMatrix& trainingUtility)
+{
+    ObjectiveSpec spec = config.objective;
+    spec.utilityMatrix = trainingUtility.values();
+    spec.scale = config.model.cosineScale;
+    return spec;
 }
 
 void TrainConfig::validate() const
@@ -232,7 +306,6 @@ void TrainConfig::validate() const
     if (train.precision != "fp16" && train.precision != "bf16" && train.precision != "fp32") {
         fail("train.precision must be fp16, bf16 or fp32, got '" + train.precision + "'");
     }
-    parseDecisionRule(train.decisionRule);
     if (!(optimizer.learningRate > 0)) fail("optimizer.lr must be positive");
     if (!(optimizer.momentum >= 0 && optimizer.momentum < 1)) fail("optimizer.momentum must be in [0, 1)");
     if (!(optimizer.weightDecay >= 0)) fail("optimizer.weight_decay must not be negative");

@@ -4,6 +4,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <string>
+#include <vector>
 
 #include "core/train/trainconfig.h"
 
@@ -11,11 +12,16 @@ namespace lbd {
 
 nlohmann::json toJson(const TrainConfig& config);
 
-// Keys not given keep their defaults, except that a "baseline" key in "objective" first loads
-// that baseline's preset. Unknown keys, wrong types and invalid values throw InputError.
+// Keys not given keep their defaults, except that a "baseline" key in "objective" first applies
+// what that method defines (applyBaseline); the other keys of "objective" then override it.
+// Unknown keys, wrong types and invalid values throw InputError.
 TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& source = "config");
 
 TrainConfig loadTrainConfig(const std::string& path);
+
+// The "objective" keys a baseline defines (applyBaseline): what `--baseline` removes from a preset
+// before it applies, so that the preset's other values (alpha, tau, the utility) stay.
+const std::vector<std::string>& baselineObjectiveKeys();
 
 // Merges `patch` into `base` (objects recursively, other values replaced).
 void mergeJson(nlohmann::json& base, const nlohmann::json& patch);

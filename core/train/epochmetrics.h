@@ -32,6 +32,9 @@ struct EpochMetrics {
     double elapsedSeconds = 0;   // since the run (or the resumed run) started
     std::optional<EvaluationReport> evaluation;       // every eval_every epochs and at the end, run's rule + utility
     std::optional<EvaluationReport> argmaxEvaluation; // the same probabilities decided by plain argmax
+    // The run's rule + utility on the validation split, when the run has one (val_fraction /
+    // val_list): what tuning and "best epoch" read instead of the test set.
+    std::optional<EvaluationReport> validationEvaluation;
 };
 
 } // namespace lbd

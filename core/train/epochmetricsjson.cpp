@@ -22,10 +22,13 @@ nlohmann::json toJson(const EpochMetrics& m)
                            {"epoch_seconds", m.epochSeconds},
                            {"elapsed_seconds", m.elapsedSeconds}};
     if (m.evaluation) {
-        json["evaluation"] = reportToJson(*m.evaluation);
+        json["evaluation"] = reportToJson(*m.evaluation, ReportDetail::Summary);
     }
     if (m.argmaxEvaluation) {
-        json["evaluation_argmax"] = reportToJson(*m.argmaxEvaluation);
+        json["evaluation_argmax"] = reportToJson(*m.argmaxEvaluation, ReportDetail::Summary);
+    }
+    if (m.validationEvaluation) {
+        json["evaluation_validation"] = reportToJson(*m.validationEvaluation, ReportDetail::Summary);
     }
     return json;
 }
@@ -51,6 +54,9 @@ EpochMetrics epochMetricsFromJson(const nlohmann::json& json)
     }
     if (json.contains("evaluation_argmax")) {
         m.argmaxEvaluation = reportFromJson(json.at("evaluation_argmax"));
+    }
+    if (json.contains("evaluation_validation")) {
+        m.validationEvaluation = reportFromJson(json.at("evaluation_validation"));
     }
     return m;
 }

@@ -10,8 +10,10 @@ double learningRateForEpoch(const OptimizerSpec& optimizer, int epoch)
     }
     double factor = 1.0;
     for (size_t i = 0; i < optimizer.decayEpochs.size(); ++i) {
-        // "lr x0.01 from epoch 160": decayEpochs are the first epochs (1-based) of each step.
-        if (epoch >= optimizer.decayEpochs[i]) {
+        // The published LambdaLR counts epochs from 0 and decays when that count reaches
+        // stage1 = 160: the first decayed epoch is the 161st. decayEpochs are the last epochs
+        // (1-based) at the previous rate.
+        if (epoch > optimizer.decayEpochs[i]) {
             factor = optimizer.decayFactors[i];
         }
     }

@@ -20,6 +20,7 @@ const char* RunFolder::kMetrics = "metrics.jsonl";
 const char* RunFolder::kCheckpoint = "checkpoint.pt";
 const char* RunFolder::kReport = "report.json";
 const char* RunFolder::kTestProbabilities = "test_probabilities.pt";
+const char* RunFolder::kValidationProbabilities = "val_probabilities.pt";
 const char* RunFolder::kWeights = "weights.pt";
 
 RunFolder::RunFolder(std::string directory) : m_directory(std::move(directory)) {}

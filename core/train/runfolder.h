@@ -6,8 +6,9 @@
 //   status.json            running / finished / stopped / failed (+ message), epochs done
 //   metrics.jsonl          one line per finished epoch (EpochMetrics)
 //   checkpoint.pt          model, optimiser, epoch, metric history (LibTorch archive)
-//   report.json            final evaluation under the run's utility and rule (+ argmax)
+//   report.json            final evaluation under the run's decision utility and rule (+ argmax, + validation)
 //   test_probabilities.pt  per-particle test probabilities [M, N, C] + labels (re-deciding without retraining)
+//   val_probabilities.pt   the same for the validation split, when the run has one (tuning without the test set)
 //   weights.pt             torch.load-readable dict of CPU tensors + class names, for Python users
 #include <string>
 #include <vector>
@@ -43,6 +44,7 @@ public:
     static const char* kCheckpoint;
     static const char* kReport;
     static const char* kTestProbabilities;
+    static const char* kValidationProbabilities;
     static const char* kWeights;
 
 private:

@@ -62,8 +62,11 @@ void readConfig(const RunFolder& folder, RunSummary& summary)
         summary.epochs = config.train.epochs;
         summary.dataset = datasetKindName(config.data.kind);
         summary.device = config.train.device;
-        summary.utility = config.train.utility;
-        summary.decisionRule = config.train.decisionRule;
+        summary.trainingUtility = config.objective.utility.describe();
+        summary.trainingUtilityForm = config.objective.utilityTerm ? utilityFormName(config.objective.utilityForm) : "";
+        summary.decisionUtility = config.decision.utility.describe();
+        summary.decisionRule = decisionRuleName(config.decision.rule);
+        summary.deferUtility = config.decision.deferUtility;
     } catch (const std::exception& error) {
         summary.problems.push_back(error.what());
         readRawConfig(folder, summary);
@@ -139,12 +142,13 @@ void readReport(const RunFolder& folder, RunSummary& summary)
             summary.tailAccuracy = report.regionsThirds.regions[2].counts.accuracy;
         }
         if (!report.fhrPoints.empty()) {
-            double sum = 0;
-            for (const FhrPoint& point : report.fhrPoints) {
-                sum += point.split.rate;
-            }
-            summary.fhrAverage = sum / static_cast<double>(report.fhrPoints.size());
+            summary.fhrPointsMean = report.fhrPointsMean;
+            summary.fhrCurveMean = report.fhrCurveMean;
         }
+        if (report.riskCoverage.count > 0) {
+            summary.aurc = report.riskCoverage.aurc;
+        }
+        summary.warnings = report.warnings;
         summary.ece = report.calibration.ece;
         summary.meanUtility = report.meanUtility;
         if (summary.classCount == 0) {
@@ -153,11 +157,8 @@ void readReport(const RunFolder& folder, RunSummary& summary)
         if (json.contains("train_seconds") && json["train_seconds"].is_number()) {
             summary.trainSeconds = json["train_seconds"].get<double>();
         }
-        if (json.contains("utility") && json["utility"].is_string()) {
-            summary.utility = json["utility"].get<std::string>();
-        }
         if (json.contains("decision_rule") && json["decision_rule"].is_string()) {
-            summary.decisionRule = json["decision_rule"].get<std::string>();
+            summary.decisionRule = decisionRuleName(parseDecisionRule(json["decision_rule"].get<std::string>()));
         }
     } catch (const InputError& error) {
         summary.problems.push_back(error.what());

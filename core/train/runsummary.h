@@ -31,8 +31,11 @@ struct RunSummary {
     std::string device;        // run.json (where it trained), else the config's request
     std::string created;       // run.json, ISO 8601 UTC
     std::string updated;       // status.json, ISO 8601 UTC
-    std::string utility;       // the run's utility spec ("onehot", "tail:1", a file)
-    std::string decisionRule;  // the run's rule
+    std::string trainingUtility;     // the training matrix ("onehot", "tail:1", "matrix from u.csv")
+    std::string trainingUtilityForm; // "bounded", "published", "paper" ("" when the term is off)
+    std::string decisionUtility;     // the decision matrix
+    std::string decisionRule;        // the run's rule (registry name)
+    std::optional<double> deferUtility;
     int classCount = 0;
     bool hasCheckpoint = false;
     bool hasReport = false;
@@ -42,7 +45,12 @@ struct RunSummary {
     std::optional<double> headAccuracy;   // thirds by class index (lbd-math.md section 2)
     std::optional<double> mediumAccuracy;
     std::optional<double> tailAccuracy;
-    std::optional<double> fhrAverage;     // mean of the paper's three FHR points (tail 25/50/75 %)
+    std::optional<double> fhrPointsMean;  // mean of the paper's three FHR points (tail 25/50/75 %)
+    std::optional<double> fhrCurveMean;   // mean of the whole FHR curve (k = 1 .. C-1)
+    std::optional<double> aurc;           // area under the risk-coverage curve
+    // report.json's warnings: the evaluation is degenerate (a region at 0 %, near chance,
+    // decisions piled into a few classes, eq7 with negative utilities). Never shown as "best".
+    std::vector<std::string> warnings;
     std::optional<double> ece;            // expected calibration error, 15 bins
     std::optional<double> meanUtility;
     std::optional<double> trainSeconds;

@@ -2,12 +2,15 @@
 // Everything a run needs, as one value type: written to the run folder as config.json, edited
 // by the GUI's experiment panel, read from presets and `lbd train` flags. No torch here.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/data/augmentspec.h"
 #include "core/data/dataspec.h"
+#include "core/eval/decisionrule.h"
 #include "core/lbd/objectivespec.h"
+#include "core/lbd/utilitysetting.h"
 #include "core/model/modelspec.h"
 
 namespace lbd {
@@ -18,7 +21,7 @@ struct OptimizerSpec {
     bool nesterov = true;
     double weightDecay = 5e-4;         // lambda
     int warmupEpochs = 5;              // linear warm-up from lr/warmup to lr
-    std::vector<int> decayEpochs = {160, 180};       // from these epochs on ...
+    std::vector<int> decayEpochs = {160, 180};       // after these epochs ...
     std::vector<double> decayFactors = {0.01, 0.0001}; // ... lr is multiplied by these
 };
 
@@ -34,9 +37,16 @@ struct TrainSettings {
     bool channelsLast = true;  // on CUDA
     bool cudaGraph = true;     // capture the training step in a CUDA graph (CUDA only)
     uint64_t seed = 0;         // model initialisation, batch order and augmentation
-    std::string utility = "onehot"; // "onehot", "tail:<c>", or a CSV / JSON file
-    std::string decisionRule = "lbd";
     int threads = 0;           // CPU threads, 0 = all cores
+};
+
+// How the run's evaluations decide (lbd-math.md section 5): a utility matrix of its own, which
+// training never sees (objective.utility is the training one), a rule and an optional defer
+// utility. Re-deciding later with other values needs no retraining.
+struct DecisionSpec {
+    UtilitySetting utility;
+    DecisionRule rule = kDefaultDecisionRule;
+    std::optional<double> deferUtility; // r: defer when the best expected utility is below it
 };
 
 struct TrainConfig {
@@ -48,9 +58,15 @@ struct TrainConfig {
     ObjectiveSpec objective;
     OptimizerSpec optimizer;
     TrainSettings train;
+    DecisionSpec decision;
 
     // Throws InputError naming the key ("train.epochs must be at least 1").
     void validate() const;
 };
+
+// The objective a run trains with: config.objective with the resolved training matrix and the
+// LDAM margin scale taken from the model's cosine scale (margins are s * m_y in the logits' own
+// units; the published code hard-codes s = 30).
+ObjectiveSpec trainingObjective(const TrainConfig& config, const UtilityMatrix& trainingUtility);
 
 } // namespace lbd

@@ -9,9 +9,11 @@
 #include "core/eval/evaluator.h"
 #include "core/eval/reportjson.h"
 #include "core/lbd/utilitymatrix.h"
+#include "core/lbd/utilitysetting.h"
 #include "core/model/modelfactory.h"
 #include "core/train/checkpoint.h"
 #include "core/train/configjson.h"
+#include "core/train/divergencemonitor.h"
 #include "core/train/epochmetricsjson.h"
 #include "core/train/flatsgd.h"
 #include "core/train/lrschedule.h"
@@ -133,11 +135,24 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
                          + std::to_string(dataset.format.height) + "x" + std::to_string(dataset.format.width) + ")");
     }
 
-    const UtilityMatrix utility = parseUtilitySpec(config.train.utility, dataset.classNames);
-    const DecisionRule rule = parseDecisionRule(config.train.decisionRule);
-    ObjectiveSpec objectiveSpec = config.objective;
-    objectiveSpec.utilityMatrix = utility.values();
+    // Both matrices by value from here on: config.json records them so, and nothing reads the
+    // user's files again (an edited or deleted file cannot change the run).
+    if (!m_state->resume) {
+        config.objective.utility = utilityByValue(config.objective.utility, dataset.classNames, "objective.utility");
+        config.decision.utility = utilityByValue(config.decision.utility, dataset.classNames, "decision.utility");
+    }
+    const UtilityMatrix trainingUtility = resolveUtility(config.objective.utility, dataset.classNames, "objective.utility");
+    const UtilityMatrix utility = resolveUtility(config.decision.utility, dataset.classNames, "decision.utility");
+    const DecisionRule rule = config.decision.rule;
+    const std::optional<double> deferUtility = config.decision.deferUtility;
+    ObjectiveSpec objectiveSpec = trainingObjective(config, trainingUtility);
     objectiveSpec.validateFor(classCount);
+    if (const auto warning = trainingUtilityWarning(objectiveSpec, trainingUtility)) {
+        message("warning: " + *warning);
+    }
+    if (const auto warning = decisionRuleWarning(rule, utility)) {
+        message("warning: " + *warning);
+    }
 
     const Normalization normalization = computeSplitNormalization(dataset.train, dataset.format);
 
@@ -197,6 +212,12 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     testOptions.shuffle = false;
     testOptions.augment = false;
     auto testBatches = makeBatchSource(dataset.test, dataset.format, device, config.augment, normalization, testOptions);
+    const bool hasValidation = dataset.validation.size() > 0;
+    std::unique_ptr<BatchSource> validationBatches;
+    if (hasValidation) {
+        validationBatches =
+            makeBatchSource(dataset.validation, dataset.format, device, config.augment, normalization, testOptions);
+    }
 
     compat::ScopedSideStream sideStream(device, useGraph);
     TrainStepOptions stepOptions;
@@ -216,17 +237,27 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     const int64_t batchesPerEpoch = trainBatches->batchesPerEpoch();
     double lastCheckedLoss = 0;
 
-    const auto evaluateNow = [&](EpochMetrics& metrics, SplitProbabilities* keep) {
+    const auto evaluateNow = [&](EpochMetrics& metrics, SplitProbabilities* keepTest, SplitProbabilities* keepValidation) {
         SplitProbabilities probabilities = particleProbabilities(model, *testBatches, autocastType);
-        metrics.evaluation = evaluate(probabilities.probabilities, probabilities.labels, data.trainCounts, utility, rule);
+        metrics.evaluation =
+            evaluate(probabilities.probabilities, probabilities.labels, data.trainCounts, utility, rule, deferUtility);
         if (rule != DecisionRule::Argmax) {
             metrics.argmaxEvaluation =
                 evaluate(probabilities.probabilities, probabilities.labels, data.trainCounts, utility, DecisionRule::Argmax);
         }
-        if (keep) {
-            *keep = std::move(probabilities);
+        if (keepTest) {
+            *keepTest = std::move(probabilities);
+        }
+        if (validationBatches) {
+            SplitProbabilities validation = particleProbabilities(model, *validationBatches, autocastType);
+            metrics.validationEvaluation =
+                evaluate(validation.probabilities, validation.labels, data.trainCounts, utility, rule, deferUtility);
+            if (keepValidation) {
+                *keepValidation = std::move(validation);
+            }
         }
     };
+    DivergenceMonitor divergence(objectiveSpec, objective.utilityActive(), classCount);
 
     try {
         for (int epoch = startEpoch; epoch <= epochs; ++epoch) {
@@ -302,8 +333,23 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
             metrics.imagesPerSecond = metrics.epochSeconds > 0 ? imagesThisEpoch / metrics.epochSeconds : 0;
             const bool finalEpoch = epoch == epochs;
             SplitProbabilities finalProbabilities;
+            SplitProbabilities finalValidation;
             if (finalEpoch || epoch % config.train.evalEvery == 0) {
-                evaluateNow(metrics, finalEpoch ? &finalProbabilities : nullptr);
+                evaluateNow(metrics, finalEpoch ? &finalProbabilities : nullptr, finalEpoch ? &finalValidation : nullptr);
+            }
+            // Before the checkpoint: a diverged epoch must not replace the last good one.
+            std::optional<double> heldOutAccuracy;
+            if (metrics.validationEvaluation) {
+                heldOutAccuracy = metrics.validationEvaluation->overall.accuracy;
+            } else if (metrics.evaluation) {
+                heldOutAccuracy = metrics.evaluation->overall.accuracy;
+            }
+            if (const auto diverged = divergence.observe(epoch, metrics.objective, metrics.trainAccuracy, heldOutAccuracy)) {
+                history.push_back(toJson(metrics)); // the evidence stays in metrics.jsonl
+                folder.writeJsonLines(RunFolder::kMetrics, history);
+                throw RunError(*diverged + "; the last good checkpoint"
+                               + (result.checkpointEpoch > 0 ? " (epoch " + std::to_string(result.checkpointEpoch) + ")" : std::string())
+                               + " is kept");
             }
             metrics.elapsedSeconds = std::chrono::duration<double>(Clock::now() - runStart).count();
             history.push_back(toJson(metrics));
@@ -320,8 +366,13 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
             result.epochsCompleted = epoch;
             if (finalEpoch) {
                 nlohmann::json report = {{"evaluation", reportToJson(*metrics.evaluation)},
-                                         {"utility", config.train.utility},
-                                         {"decision_rule", config.train.decisionRule},
+                                         {"training_utility", config.objective.utility.describe()},
+                                         {"training_utility_form", utilityFormName(config.objective.utilityForm)},
+                                         {"training_utility_active", objective.utilityActive()},
+                                         {"alpha", config.objective.alpha},
+                                         {"decision_utility", config.decision.utility.describe()},
+                                         {"decision_rule", decisionRuleName(rule)},
+                                         {"defer", deferUtility ? nlohmann::json(*deferUtility) : nlohmann::json(nullptr)},
                                          {"epochs", epochs},
                                          {"train_seconds", metrics.elapsedSeconds},
                                          {"device", deviceDescription(device)},
@@ -335,6 +386,11 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
                 }
                 if (metrics.argmaxEvaluation) {
                     report["evaluation_argmax"] = reportToJson(*metrics.argmaxEvaluation);
+                }
+                if (metrics.validationEvaluation) {
+                    report["evaluation_validation"] = reportToJson(*metrics.validationEvaluation);
+                    saveTestProbabilities(folder.path(RunFolder::kValidationProbabilities), finalValidation.probabilities,
+                                          finalValidation.labels, dataset.classNames);
                 }
                 saveTestProbabilities(folder.path(RunFolder::kTestProbabilities), finalProbabilities.probabilities,
                                       finalProbabilities.labels, dataset.classNames);

@@ -1,5 +1,7 @@
 #include "core/util/jsonread.h"
 
+#include <limits>
+
 namespace lbd {
 
 JsonReader::JsonReader(const nlohmann::json& object, std::string context) : m_object(object), m_context(std::move(context))
@@ -58,6 +60,21 @@ void JsonReader::read(const std::string& name, double& out)
     out = number;
 }
 
+void JsonReader::read(const std::string& name, std::optional<double>& out)
+{
+    m_seen.insert(name);
+    if (!has(name)) {
+        return;
+    }
+    if (m_object.at(name).is_null()) {
+        out.reset();
+        return;
+    }
+    double number = 0.0;
+    read(name, number);
+    out = number;
+}
+
 void JsonReader::read(const std::string& name, int64_t& out)
 {
     m_seen.insert(name);
@@ -85,6 +102,9 @@ void JsonReader::read(const std::string& name, int& out)
 {
     int64_t wide = out;
     read(name, wide);
+    if (wide < std::numeric_limits<int>::min() || wide > std::numeric_limits<int>::max()) {
+        throw InputError(key(name) + " is out of range (" + std::to_string(wide) + ")");
+    }
     out = static_cast<int>(wide);
 }
 

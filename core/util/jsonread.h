@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -21,9 +22,10 @@ public:
     void read(const std::string& key, std::string& out);
     void read(const std::string& key, bool& out);
     void read(const std::string& key, double& out);   // finite only
+    void read(const std::string& key, std::optional<double>& out); // finite, or null for none
     void read(const std::string& key, int64_t& out);
     void read(const std::string& key, uint64_t& out);
-    void read(const std::string& key, int& out);
+    void read(const std::string& key, int& out);      // within the range of int
     void read(const std::string& key, std::vector<double>& out);
 
     // Throws InputError for keys that no read() or child() asked for.

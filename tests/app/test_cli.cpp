@@ -47,7 +47,9 @@ const char* kTinyConfig = R"({
            "synthetic": {"classes": 4, "train_per_class": 40, "test_per_class": 10, "channels": 1, "size": 16}},
   "augment": {"output_size": 16, "padding": 2},
   "model": {"arch": "smallcnn", "particles": 2},
-  "train": {"epochs": 2, "batch_size": 32, "device": "cpu", "threads": 2, "utility": "tail:0.5"}
+  "objective": {"alpha": 0.7, "utility": "tail:0.5"},
+  "decision": {"utility": "tail:0.5"},
+  "train": {"epochs": 2, "batch_size": 32, "device": "cpu", "threads": 2}
 })";
 
 } // namespace
@@ -450,9 +452,13 @@ private slots:
         QTest::addColumn<QStringList>("flags");
         QTest::addColumn<QString>("rule");
         QTest::addColumn<QString>("utility");
-        QTest::newRow("tail lbd") << QStringList{QStringLiteral("--utility"), QStringLiteral("tail:0.5"),
-                                                 QStringLiteral("--rule"), QStringLiteral("lbd")}
-                                  << QStringLiteral("lbd") << QStringLiteral("tail:0.5");
+        QTest::newRow("tail eq7") << QStringList{QStringLiteral("--utility"), QStringLiteral("tail:0.5"),
+                                                 QStringLiteral("--rule"), QStringLiteral("eq7")}
+                                  << QStringLiteral("eq7") << QStringLiteral("tail:0.5");
+        QTest::newRow("old name lbd") << QStringList{QStringLiteral("--rule"), QStringLiteral("lbd")}
+                                      << QStringLiteral("eq7") << QStringLiteral("tail:0.5");
+        QTest::newRow("mean-logit") << QStringList{QStringLiteral("--rule"), QStringLiteral("mean-logit")}
+                                    << QStringLiteral("mean-logit") << QStringLiteral("tail:0.5");
         QTest::newRow("onehot") << QStringList{QStringLiteral("--utility"), QStringLiteral("onehot")} << QString()
                                 << QStringLiteral("onehot");
         QTest::newRow("onehot argmax") << QStringList{QStringLiteral("--utility"), QStringLiteral("onehot"),
@@ -497,6 +503,16 @@ private slots:
         QTest::newRow("tail penalty") << QStringList{QStringLiteral("--utility"), QStringLiteral("tail:-1")}
                                       << QStringLiteral("tail:-1");
         QTest::newRow("rule") << QStringList{QStringLiteral("--rule"), QStringLiteral("majority")} << QStringLiteral("majority");
+        QTest::newRow("defer with mean-logit") << QStringList{QStringLiteral("--rule"), QStringLiteral("mean-logit"),
+                                                              QStringLiteral("--defer"), QStringLiteral("0.5")}
+                                               << QStringLiteral("mean-logit");
+        QTest::newRow("defer not a number") << QStringList{QStringLiteral("--defer"), QStringLiteral("half")}
+                                            << QStringLiteral("--defer");
+        QTest::newRow("split") << QStringList{QStringLiteral("--split"), QStringLiteral("train")} << QStringLiteral("train");
+        QTest::newRow("validation missing") << QStringList{QStringLiteral("--split"), QStringLiteral("validation")}
+                                            << QStringLiteral("--val-fraction");
+        QTest::newRow("tune without validation") << QStringList{QStringLiteral("--tune"), QStringLiteral("defer")}
+                                                 << QStringLiteral("val_probabilities.pt");
         QTest::newRow("matrix file") << QStringList{QStringLiteral("--utility"), QStringLiteral("/nonexistent/u.csv")}
                                      << QStringLiteral("u.csv");
     }
@@ -510,6 +526,112 @@ private slots:
         const Result result = runLbd(args);
         EXPECT_EXIT(result, args, 2);
         EXPECT_MENTIONS(result.err, named, result, args);
+    }
+
+    // The decision matrix is the run's by value: editing, then deleting the user's file after
+    // training leaves `lbd eval RUN` exactly as it was.
+    void evalIgnoresTheUtilityFileAfterTraining()
+    {
+        const QString matrix = path(QStringLiteral("mine.csv"));
+        QVERIFY(writeFile(matrix, "1,0,0,0\n-2,1,0,0\n-2,-1.5,1,0\n-2,-2,-2,1\n")); // not a tail:c preset
+        const QString run = path(QStringLiteral("run-file-utility"));
+        const QStringList trainArgs = {QStringLiteral("train"), QStringLiteral("--config"), path(QStringLiteral("tiny.json")),
+                                       QStringLiteral("--epochs"), QStringLiteral("1"), QStringLiteral("--utility"), matrix,
+                                       QStringLiteral("--train-utility"), matrix, QStringLiteral("--out"), run,
+                                       QStringLiteral("--quiet")};
+        const Result trained = runLbd(trainArgs);
+        EXPECT_EXIT(trained, trainArgs, 0);
+        const QStringList evalArgs = {QStringLiteral("eval"), run, QStringLiteral("--json")};
+        const Result before = runLbd(evalArgs);
+        EXPECT_EXIT(before, evalArgs, 0);
+        QVERIFY(writeFile(matrix, "1,0,0,0\n0,1,0,0\n0,0,1,0\n0,0,0,1\n"));
+        const Result edited = runLbd(evalArgs);
+        EXPECT_EXIT(edited, evalArgs, 0);
+        QVERIFY(QFile::remove(matrix));
+        const Result deleted = runLbd(evalArgs);
+        EXPECT_EXIT(deleted, evalArgs, 0);
+        QCOMPARE(edited.out, before.out);
+        QCOMPARE(deleted.out, before.out);
+        QVERIFY2(!deleted.err.contains(QStringLiteral("note")), qPrintable(deleted.err));
+        EXPECT_MENTIONS(before.out, QStringLiteral("mine.csv"), before, evalArgs); // "matrix from mine.csv"
+    }
+
+    // eval's defer option and the eq7 warning on stderr.
+    void evalDeferAndWarnings()
+    {
+        QVERIFY2(!m_run.isEmpty(), "no tiny run (see tinyRunTrained)");
+        const QStringList deferArgs = {QStringLiteral("eval"), m_run, QStringLiteral("--json"), QStringLiteral("--defer"),
+                                       QStringLiteral("0.2")};
+        const Result deferred = runLbd(deferArgs);
+        EXPECT_EXIT(deferred, deferArgs, 0);
+        QString error;
+        const QJsonObject report = parseJson(deferred.out, &error).object();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QJsonObject defer = report.value(QStringLiteral("defer")).toObject();
+        QCOMPARE(defer.value(QStringLiteral("utility")).toDouble(), 0.2);
+        QCOMPARE(defer.value(QStringLiteral("decided")).toInt() + defer.value(QStringLiteral("deferred")).toInt(), 40);
+        QVERIFY(report.value(QStringLiteral("risk_coverage")).toObject().contains(QStringLiteral("all")));
+
+        const QStringList eq7 = {QStringLiteral("eval"), m_run, QStringLiteral("--rule"), QStringLiteral("eq7"),
+                                 QStringLiteral("--utility"), QStringLiteral("tail:2")};
+        const Result warned = runLbd(eq7);
+        EXPECT_EXIT(warned, eq7, 0);
+        EXPECT_MENTIONS(warned.err, QStringLiteral("warning: the eq7 rule is degenerate"), warned, eq7);
+        EXPECT_MENTIONS(warned.out, QStringLiteral("WARNING"), warned, eq7);
+        const QStringList plain = {QStringLiteral("eval"), m_run, QStringLiteral("--utility"), QStringLiteral("onehot")};
+        const Result quiet = runLbd(plain);
+        EXPECT_EXIT(quiet, plain, 0);
+        QVERIFY2(!quiet.err.contains(QStringLiteral("eq7")), qPrintable(quiet.describe(plain)));
+    }
+
+    // A run with a validation split: tune on it, report the test split.
+    void evalTunesOnValidation()
+    {
+        const QString run = path(QStringLiteral("run-validation"));
+        const QStringList trainArgs = {QStringLiteral("train"), QStringLiteral("--config"), path(QStringLiteral("tiny.json")),
+                                       QStringLiteral("--val-fraction"), QStringLiteral("0.25"), QStringLiteral("--out"), run,
+                                       QStringLiteral("--quiet")};
+        const Result trained = runLbd(trainArgs);
+        EXPECT_EXIT(trained, trainArgs, 0);
+        QVERIFY(QFileInfo(run + QStringLiteral("/val_probabilities.pt")).isFile());
+        for (const QString& what : {QStringLiteral("defer"), QStringLiteral("tail-penalty")}) {
+            const QStringList args = {QStringLiteral("eval"), run, QStringLiteral("--tune"), what, QStringLiteral("--json")};
+            const Result tuned = runLbd(args);
+            EXPECT_EXIT(tuned, args, 0);
+            QString error;
+            const QJsonObject report = parseJson(tuned.out, &error).object();
+            QVERIFY2(error.isEmpty(), qPrintable(error + tuned.describe(args)));
+            QCOMPARE(report.value(QStringLiteral("split")).toString(), QStringLiteral("test"));
+            QCOMPARE(report.value(QStringLiteral("tuning")).toObject().value(QStringLiteral("what")).toString(), what);
+            QCOMPARE(report.value(QStringLiteral("images")).toInt(), 40); // reported on the test split
+        }
+        const QStringList validation = {QStringLiteral("eval"), run, QStringLiteral("--split"), QStringLiteral("validation"),
+                                        QStringLiteral("--json")};
+        const Result onValidation = runLbd(validation);
+        EXPECT_EXIT(onValidation, validation, 0);
+        QString error;
+        QVERIFY(parseJson(onValidation.out, &error).object().value(QStringLiteral("images")).toInt() < 40);
+    }
+
+    // --baseline over a config replaces what the method defines and keeps the rest (alpha 0.7
+    // of tiny.json); an unstable training utility warns on stderr before training.
+    void baselineKeepsConfigValuesAndUnstableUtilityWarns()
+    {
+        const QString run = path(QStringLiteral("run-baseline"));
+        const QStringList args = {QStringLiteral("train"), QStringLiteral("--config"), path(QStringLiteral("tiny.json")),
+                                  QStringLiteral("--baseline"), QStringLiteral("lbd"), QStringLiteral("--epochs"),
+                                  QStringLiteral("1"), QStringLiteral("--train-utility"), QStringLiteral("tail:1"),
+                                  QStringLiteral("--utility-form"), QStringLiteral("paper"), QStringLiteral("--out"), run,
+                                  QStringLiteral("--quiet")};
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 0);
+        EXPECT_MENTIONS(result.err, QStringLiteral("warning: the paper utility form is unbounded below"), result, args);
+        QString error;
+        const QJsonObject config = parseJson(QString::fromUtf8(readFile(run + QStringLiteral("/config.json"))), &error).object();
+        const QJsonObject objective = config.value(QStringLiteral("objective")).toObject();
+        QCOMPARE(objective.value(QStringLiteral("alpha")).toDouble(), 0.7);
+        QCOMPARE(objective.value(QStringLiteral("utility_form")).toString(), QStringLiteral("paper"));
+        QCOMPARE(config.value(QStringLiteral("model")).toObject().value(QStringLiteral("particles")).toInt(), 3);
     }
 
     void evalNotARun()

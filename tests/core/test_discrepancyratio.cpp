@@ -85,13 +85,13 @@ private slots:
         compareWeights(classWeights(kCounts, specOf(DiscrepancyKind::Sqrt)), {0.1, 1.0 / std::sqrt(10.0), 1.0});
     }
 
-    void logKindIsFiniteForOneImage()
+    // f(n) = ln n, as the published code; a one-image class (ln 1 = 0) is refused by name.
+    void logKindIsLnN()
     {
-        // f(n) = ln(1 + n): a one-image class gets 1/ln 2 = 1.4427, not 1/ln 1 = infinity.
-        const auto weights = classWeights(kCounts, specOf(DiscrepancyKind::Log));
-        compareWeights(weights, {1.0 / std::log(101.0), 1.0 / std::log(11.0), 1.0 / std::log(2.0)});
-        QVERIFY(std::abs(weights[2] - 1.4426950408889634) < 1e-12);
+        const auto weights = classWeights({100, 10, 2}, specOf(DiscrepancyKind::Log));
+        compareWeights(weights, {1.0 / std::log(100.0), 1.0 / std::log(10.0), 1.0 / std::log(2.0)});
         QVERIFY(weights[0] < weights[1] && weights[1] < weights[2]);
+        expectInputError([] { classWeights(kCounts, specOf(DiscrepancyKind::Log)); }, "class 2 has 1");
     }
 
     void constant()
@@ -126,7 +126,7 @@ private slots:
         }
         QCOMPARE(formulas.size(), expected.size());
         QCOMPARE(discrepancyFormula(DiscrepancyKind::Linear), std::string("w_c = 1 / n_c"));
-        QCOMPARE(discrepancyFormula(DiscrepancyKind::Log), std::string("w_c = 1 / ln(1 + n_c)"));
+        QCOMPARE(discrepancyFormula(DiscrepancyKind::Log), std::string("w_c = 1 / ln(n_c)"));
         expectInputError([] { parseDiscrepancyKind("Linear"); }, "discrepancy kind");
     }
 

@@ -80,16 +80,83 @@ private slots:
     void lbdRuleSendsUncertainImagesToTheTail()
     {
         const EvaluationReport r = evaluate(probabilities(), labels(), kTrainCounts,
-                                            UtilityMatrix::tailSensitive(3, 1.0), DecisionRule::Lbd);
-        QCOMPARE(r.rule, DecisionRule::Lbd);
+                                            UtilityMatrix::tailSensitive(3, 1.0), DecisionRule::Eq7);
+        QCOMPARE(r.rule, DecisionRule::Eq7);
         // Decisions 2, 1, 2: no false heads any more, but image 2 goes to the tail.
         QCOMPARE(r.perClass[2].correct, int64_t{1});
         QCOMPARE(r.perClass[0].correct, int64_t{0});
         QVERIFY(near(r.fhrCurve[0].rate, 0.0));
         QVERIFY(near(r.fhrCurve[1].rate, 0.0));
         QVERIFY(near(r.meanUtility, (1.0 + 1.0 + 0.0) / 3.0));
-        // Confidence stays max pbar; correct are images 0 (0.45) and 1 (0.8), wrong image 2 (0.9).
-        QVERIFY(near(*r.aurocConfidence, 0.0));
+        // Confidence is pbar of the decision: right are images 0 (pbar[2] = 0.275) and 1 (0.8),
+        // wrong image 2 (pbar[2] = 0.05).
+        QVERIFY(near(*r.aurocConfidence, 1.0));
+        QVERIFY(near(r.calibration.bins[4].meanConfidence, 0.275));
+        QCOMPARE(r.calibration.bins[0].count, int64_t{1});
+        // eq7 with a negative utility carries the rule's warning.
+        QVERIFY(!r.warnings.empty());
+        QVERIFY2(QString::fromStdString(r.warnings.front()).contains("eq7"), r.warnings.front().c_str());
+    }
+
+    // The expected rule with tail c = 0.5 and defer r = 0.3: image 0 (max EU 0.275, vector A) is
+    // deferred; images 1 (EU(1) = 0.8 - 0.5 * 0.1 = 0.75) and 2 (EU(0) = 0.9 - 0.5 * 0.1 = 0.85)
+    // are decided, both right.
+    void deferReportCountsTheDecidedImages()
+    {
+        const auto u = UtilityMatrix::tailSensitive(3, 0.5);
+        const EvaluationReport r = evaluate(probabilities(), labels(), kTrainCounts, u, DecisionRule::Expected, 0.3);
+        QVERIFY(r.defer.has_value());
+        QCOMPARE(r.defer->deferred, int64_t{1});
+        QCOMPARE(r.defer->decided, int64_t{2});
+        QVERIFY(near(r.defer->coverage, 2.0 / 3.0));
+        QCOMPARE(r.defer->selective.correct, int64_t{2});
+        QCOMPARE(r.defer->selectiveRegions.regions[2].counts.total, int64_t{0}); // the tail image was deferred
+        // The full-coverage metrics are those of deciding every image: image 0 goes to class 2.
+        QCOMPARE(r.overall.correct, int64_t{3});
+        // Risk-coverage in the rule's order, max EU: 0.85 (image 2), 0.75 (image 1), 0.275 (image 0).
+        QCOMPARE(r.riskCoverage.count, int64_t{3});
+        QVERIFY(near(r.riskCoverage.aurc, 0.0));
+        const nlohmann::json j = reportToJson(r);
+        QVERIFY(near(j.at("defer").at("coverage").get<double>(), 2.0 / 3.0));
+        QVERIFY(j.at("defer").at("selective_regions").at(2).at("accuracy").is_null()); // empty: null, not 0
+        const EvaluationReport back = reportFromJson(j);
+        QVERIFY(back.defer.has_value());
+        QCOMPARE(reportToJson(back), j);
+        QVERIFY_THROWS_EXCEPTION(InputError, evaluate(probabilities(), labels(), kTrainCounts, u, DecisionRule::Eq7, 0.3));
+    }
+
+    // A collapsed decision (everything into the last class) is flagged: tail region fine, head
+    // and med at 0 %, decisions piled into one class.
+    void degenerateDecisionsAreFlagged()
+    {
+        const auto probs = torch::tensor({0.05, 0.05, 0.9}, torch::kFloat64).view({1, 1, 3}).expand({1, 6, 3}).contiguous();
+        const auto y = torch::tensor({0, 0, 1, 1, 2, 2}, torch::kInt64);
+        const EvaluationReport r = evaluate(probs, y, kTrainCounts, UtilityMatrix::oneHot(3), DecisionRule::Expected);
+        QString all;
+        for (const auto& w : r.warnings) {
+            all += QString::fromStdString(w) + "\n";
+        }
+        QVERIFY2(all.contains("no head test image is decided correctly"), qPrintable(all));
+        QVERIFY2(all.contains("no med test image"), qPrintable(all));
+        QVERIFY2(all.contains("near chance"), qPrintable(all));
+        QVERIFY2(all.contains("of the decisions go to 1 class"), qPrintable(all));
+        // A healthy evaluation has none (tail c = 0.5 decides all three images right).
+        const EvaluationReport healthy = evaluate(probabilities(), labels(), kTrainCounts,
+                                                  UtilityMatrix::tailSensitive(3, 0.5), DecisionRule::Expected);
+        QVERIFY(healthy.warnings.empty());
+    }
+
+    // The two FHR averages are different numbers with different names.
+    void fhrMeansAreNamedApart()
+    {
+        const EvaluationReport r = evaluate(probabilities(), labels(), kTrainCounts, UtilityMatrix::oneHot(3),
+                                            DecisionRule::Argmax);
+        QVERIFY(near(r.fhrCurveMean, (0.5 + 1.0) / 2.0));
+        // C = 3: points at k = 1, 2, 2.
+        QVERIFY(near(r.fhrPointsMean, (0.5 + 1.0 + 1.0) / 3.0));
+        const nlohmann::json j = reportToJson(r);
+        QVERIFY(near(j.at("fhr").at("curve_mean").get<double>(), r.fhrCurveMean));
+        QVERIFY(near(j.at("fhr").at("points_mean").get<double>(), r.fhrPointsMean));
     }
 
     void jsonRoundTripHasNoNaN()
@@ -97,7 +164,7 @@ private slots:
         // Every decision right: AUROC undefined (null), empty regions and bins.
         const auto probs = torch::tensor({0.9, 0.05, 0.05, 0.1, 0.8, 0.1}, torch::kFloat32).view({1, 2, 3});
         const EvaluationReport r = evaluate(probs, torch::tensor({0, 1}, torch::kInt64), kTrainCounts,
-                                            UtilityMatrix::oneHot(3), DecisionRule::ExpectedUtility);
+                                            UtilityMatrix::oneHot(3), DecisionRule::Expected);
         QVERIFY(!r.aurocConfidence.has_value());
         const nlohmann::json j = reportToJson(r);
         const std::string text = j.dump();
@@ -107,13 +174,13 @@ private slots:
 
         const EvaluationReport back = reportFromJson(nlohmann::json::parse(text));
         QCOMPARE(reportToJson(back), j);
-        QCOMPARE(back.rule, DecisionRule::ExpectedUtility);
+        QCOMPARE(back.rule, DecisionRule::Expected);
         QCOMPARE(back.confusion, r.confusion);
         QCOMPARE(back.regionsCounts.regions[2].name, std::string("few"));
         QCOMPARE(back.regionsCounts.regions[2].region, Region::Tail);
 
         const EvaluationReport full = evaluate(probabilities(), labels(), kTrainCounts,
-                                               UtilityMatrix::tailSensitive(3, 0.5), DecisionRule::Lbd);
+                                               UtilityMatrix::tailSensitive(3, 0.5), DecisionRule::Eq7);
         const nlohmann::json fullJson = full; // through to_json
         QCOMPARE(reportToJson(fullJson.get<EvaluationReport>()), fullJson);
         QVERIFY(near(fullJson.at("fhr").at("points").at(0).at("ratio").get<double>(), 0.25));

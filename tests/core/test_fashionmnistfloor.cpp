@@ -29,7 +29,7 @@ private slots:
         config.objective.tau = 1;
         config.optimizer.learningRate = 0.05;
         config.optimizer.warmupEpochs = 1;
-        config.optimizer.decayEpochs = {3};
+        config.optimizer.decayEpochs = {2}; // lr x0.1 in the third epoch
         config.optimizer.decayFactors = {0.1};
         config.train.epochs = 3;
         config.train.batchSize = 128;

@@ -7,6 +7,7 @@
 
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <numeric>
 
 using namespace lbd;
@@ -42,6 +43,63 @@ private slots:
                  (std::vector<int64_t>{6000, 3596, 2156, 1292, 774, 464, 278, 166, 100, 60}));
         QCOMPARE(sum(longTailCounts(6000, 10, exponential(100))), int64_t(14886));
         QCOMPARE(longTailCounts(100, 4, exponential(1)), std::vector<int64_t>(4, 100));
+    }
+
+    // The published code's split (lbd-math.md section 1): CIFAR-10 keeps
+    // [5000, 3156, 1992, 1257, 793, 501, 316, 200, 127, 80], an effective ratio of 62.5.
+    void publishedProfileMatchesTheCifarCode()
+    {
+        LongTailSpec spec = exponential(100);
+        spec.profile = LongTailProfile::Published;
+        const auto counts = longTailCounts(5000, 10, spec);
+        QCOMPARE(counts, (std::vector<int64_t>{5000, 3156, 1992, 1257, 793, 501, 316, 200, 127, 80}));
+        QCOMPARE(static_cast<double>(counts.front()) / static_cast<double>(counts.back()), 62.5);
+        QCOMPARE(parseProfile("lbd-published"), LongTailProfile::Published);
+        QCOMPARE(profileName(LongTailProfile::Published), std::string("lbd-published"));
+        // CIFAR-100: ds = 100 / ln 100 = 21.7147; the tail class keeps int(500 e^(-99/21.7147) + 0.5) + 1.
+        const auto hundred = longTailCounts(500, 100, spec);
+        QCOMPARE(hundred.front(), int64_t(500));
+        QCOMPARE(hundred.back(), int64_t(6));
+    }
+
+    // A validation hold-out: seeded, per class, at least one image, never a class's last
+    // training image; the kept images are those of the split without hold-out.
+    void validationHoldOut()
+    {
+        SyntheticSpec synthetic;
+        synthetic.classes = 5;
+        synthetic.trainPerClass = 40;
+        synthetic.testPerClass = 2;
+        synthetic.size = 8;
+        const Dataset data = makeSyntheticDataset(synthetic);
+        const LongTailSplit plain = makeLongTailSplit(data, exponential(10, 1));
+        LongTailSpec spec = exponential(10, 1);
+        spec.validationFraction = 0.25;
+        const LongTailSplit held = makeLongTailSplit(data, spec);
+        QCOMPARE(held.validationCounts, (std::vector<int64_t>{10, 6, 3, 2, 1}));
+        QCOMPARE(held.classCounts, (std::vector<int64_t>{30, 16, 9, 5, 3}));
+        std::vector<int64_t> together = held.trainIndices;
+        together.insert(together.end(), held.validationIndices.begin(), held.validationIndices.end());
+        std::sort(together.begin(), together.end());
+        QCOMPARE(together, plain.trainIndices);
+        QCOMPARE(makeLongTailSplit(data, spec).validationIndices, held.validationIndices); // seeded
+        QCOMPARE(countPerClass(validationSplit(data, held).labels, 5), held.validationCounts);
+        QCOMPARE(countPerClass(applyLongTailSplit(data, held).labels, 5), held.classCounts);
+
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/split.json";
+        saveLongTailSplit(held, path);
+        const auto loaded = loadLongTailSplit(path);
+        QCOMPARE(loaded.validationIndices, held.validationIndices);
+        QCOMPARE(loaded.spec.validationFraction, 0.25);
+
+        DataSpec dataSpec;
+        dataSpec.kind = DatasetKind::Synthetic;
+        dataSpec.synthetic = synthetic;
+        dataSpec.longTail = spec;
+        const PreparedData prepared = prepareData(dataSpec);
+        QCOMPARE(prepared.dataset.validation.size(), int64_t(22));
+        QCOMPARE(prepared.trainCounts, held.classCounts);
     }
 
     void stepProfile()

@@ -4,6 +4,7 @@
 #include "core/eval/calibration.h"
 #include "core/eval/falseheadrate.h"
 #include "core/eval/metrics.h"
+#include "core/eval/riskcoverage.h"
 #include "core/util/error.h"
 
 #include <QtTest>
@@ -86,6 +87,44 @@ private slots:
         QVERIFY(near(report.bins[8].upper, 9.0 / 15.0));
         QVERIFY2(near(report.ece, 0.34667, 1e-5), qPrintable(QString::number(report.ece, 'f', 6)));
         QVERIFY2(near(report.mce, 0.79, 1e-9), qPrintable(QString::number(report.mce, 'f', 6)));
+    }
+
+    // Vector C's risk-coverage: sorted by confidence the correctness is 1, 1, 0, 1, 1, 0, so the
+    // selective risk is [0, 0, 1/3, 1/4, 1/5, 1/3] and AURC = 0.186111.
+    void riskCoverageVectorC()
+    {
+        const RiskCoverageCurve curve = riskCoverage(kConfidenceC, kCorrectC);
+        QCOMPARE(curve.count, int64_t{6});
+        const std::vector<double> risk = {0.0, 0.0, 1.0 / 3.0, 0.25, 0.2, 1.0 / 3.0};
+        QCOMPARE(curve.risk.size(), risk.size());
+        for (size_t k = 0; k < risk.size(); ++k) {
+            QVERIFY(near(curve.risk[k], risk[k]));
+            QVERIFY(near(curve.coverage[k], static_cast<double>(k + 1) / 6.0));
+        }
+        QVERIFY2(near(curve.aurc, 0.186111, 1e-6), qPrintable(QString::number(curve.aurc, 'f', 7)));
+        QCOMPARE(riskCoverage({}, {}).aurc, 0.0);
+        QVERIFY_THROWS_EXCEPTION(InputError, riskCoverage({0.5}, {}));
+    }
+
+    // Beyond kRiskCoverageSamples images the curve is sampled, the AURC stays exact and the last
+    // point is full coverage.
+    void riskCoverageSamplesLargeSets()
+    {
+        const auto n = static_cast<size_t>(4 * kRiskCoverageSamples + 3);
+        std::vector<double> confidence(n);
+        std::vector<bool> correct(n);
+        double exact = 0.0;
+        int64_t errors = 0;
+        for (size_t i = 0; i < n; ++i) {
+            confidence[i] = 1.0 - static_cast<double>(i) / static_cast<double>(n); // already in order
+            correct[i] = i % 3 != 0;
+            errors += correct[i] ? 0 : 1;
+            exact += static_cast<double>(errors) / static_cast<double>(i + 1);
+        }
+        const RiskCoverageCurve curve = riskCoverage(confidence, correct);
+        QVERIFY(curve.coverage.size() <= static_cast<size_t>(kRiskCoverageSamples) + 1);
+        QCOMPARE(curve.coverage.back(), 1.0);
+        QVERIFY(near(curve.aurc, exact / static_cast<double>(n)));
     }
 
     void calibrationBinBoundaries()

@@ -1,6 +1,7 @@
 // LbdObjective against hand-computed values and a plain-loop reference (lbd-math.md section 4).
 #include "core/lbd/objective.h"
 #include "core/lbd/objectivespec.h"
+#include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
 
 #include <cmath>
@@ -42,10 +43,11 @@ struct Reference {
 };
 
 // The objective written as the spec reads, one loop per sum, in double.
-// weights: the w_c in force; margins: m_c; uMatrix: C*C row-major (empty = none).
+// weights: the w_c in force; margins: m_c; uMatrix: C*C row-major (empty = none); form: the
+// utility term's (lbd-math.md section 4).
 Reference referenceLoss(const torch::Tensor& logitsIn, const torch::Tensor& labelsIn, const torch::Tensor& classifierIn,
                         const std::vector<double>& weights, const std::vector<double>& margins, double scale,
-                        const std::vector<double>& uMatrix, double eps)
+                        const std::vector<double>& uMatrix, double eps, UtilityForm form = UtilityForm::Paper)
 {
     const torch::Tensor logitsD = logitsIn.detach().to(torch::kDouble).contiguous();
     const auto logits = logitsD.accessor<double, 3>();
@@ -68,13 +70,26 @@ Reference referenceLoss(const torch::Tensor& logitsIn, const torch::Tensor& labe
             ceSum += weights[y] * (logSumExp - z[y]);
             weightSum += weights[y];
             if (!uMatrix.empty()) {
-                double inner = 0.0;
+                // Accumulates -UT contributions: the sign is flipped once below.
                 for (int64_t k = 0; k < classes; ++k) {
-                    if (k != y) {
-                        inner += uMatrix[static_cast<size_t>(y * classes + k)] * (z[k] - logSumExp);
+                    if (k == y) {
+                        continue;
+                    }
+                    const double u = uMatrix[static_cast<size_t>(y * classes + k)];
+                    const double logP = z[k] - logSumExp;
+                    switch (form) {
+                    case UtilityForm::Paper: utSum += weights[y] * u * logP; break;
+                    case UtilityForm::Published: utSum += weights[k] * u * logP; break;
+                    case UtilityForm::Bounded:
+                        // 1 - p is floored at 1e-6, as in the objective (a class at p = 1 stays finite).
+                        if (u > 0.0) {
+                            utSum -= weights[y] * u * -logP;
+                        } else if (u < 0.0) {
+                            utSum -= weights[y] * -u * -std::log(std::max(1.0 - std::exp(logP), 1e-6));
+                        }
+                        break;
                     }
                 }
-                utSum += weights[y] * inner;
             }
         }
         ref.weightedCe += ceSum / weightSum / static_cast<double>(particles);
@@ -136,9 +151,10 @@ ObjectiveSpec handSpec()
     spec.ldamMargins = true;
     spec.maxMargin = 0.5;
     spec.scale = 1.0; // keeps the numbers small enough to check by hand
-    spec.utility = true;
+    spec.utilityTerm = true;
     spec.alpha = 0.5;
     spec.utilityMatrix = tailSensitive(3, 0.5);
+    spec.utilityForm = UtilityForm::Paper; // the hand computation below is the paper's Eq. 8
     spec.repulsive = true;
     spec.tau = 40.0;
     spec.eps = 1e-8;
@@ -216,20 +232,34 @@ private slots:
         ObjectiveSpec spec;
         spec.drwEpoch = 1;
         spec.alpha = 0.3;
+        // Negative and positive off-diagonal utilities, so every part of the bounded form counts.
         spec.utilityMatrix = tailSensitive(4, 1.0);
-        LbdObjective objective(spec, counts, kCpu);
-        objective.setEpoch(3);
+        spec.utilityMatrix[1] = 0.25; // true 0, decided 1: a partial credit
         const torch::Tensor logits = 30.0 * (2.0 * torch::rand({3, 16, 4}) - 1.0);
         const torch::Tensor labels = torch::randint(0, 4, {16}, torch::kLong);
         const torch::Tensor classifier = torch::randn({3, 4, 5});
-
+        for (const UtilityForm form : allUtilityForms()) {
+            spec.utilityForm = form;
+            LbdObjective objective(spec, counts, kCpu);
+            objective.setEpoch(3);
+            const ObjectiveValues v = LbdObjective::values(objective.compute(logits, labels, classifier));
+            const Reference ref = referenceLoss(logits, labels, classifier, objective.classWeightValues(),
+                                                objective.marginValues(), 30.0, spec.utilityMatrix, spec.eps, form);
+            LBD_COMPARE_NEAR(v.weightedCe, ref.weightedCe);
+            LBD_COMPARE_NEAR(v.utility, ref.utility);
+            LBD_COMPARE_NEAR(v.repulsive, ref.repulsive);
+            LBD_COMPARE_NEAR(v.total, ref.weightedCe + ref.utility / 0.3 - std::exp(-3.0 / 40.0) * ref.repulsive);
+            if (form == UtilityForm::Bounded) {
+                QVERIFY(v.utility >= 0.0);
+                QVERIFY(objective.boundedBelow());
+            } else {
+                QVERIFY(!objective.boundedBelow());
+            }
+        }
+        spec.utilityForm = UtilityForm::Paper;
+        LbdObjective objective(spec, counts, kCpu);
+        objective.setEpoch(3);
         const ObjectiveValues v = LbdObjective::values(objective.compute(logits, labels, classifier));
-        const Reference ref = referenceLoss(logits, labels, classifier, objective.classWeightValues(),
-                                            objective.marginValues(), 30.0, spec.utilityMatrix, spec.eps);
-        LBD_COMPARE_NEAR(v.weightedCe, ref.weightedCe);
-        LBD_COMPARE_NEAR(v.utility, ref.utility);
-        LBD_COMPARE_NEAR(v.repulsive, ref.repulsive);
-        LBD_COMPARE_NEAR(v.total, ref.weightedCe + ref.utility / 0.3 - std::exp(-3.0 / 40.0) * ref.repulsive);
 
         // CEw_j has torch's weighted-mean semantics.
         namespace F = torch::nn::functional;
@@ -243,11 +273,76 @@ private slots:
         LBD_COMPARE_NEAR(v.weightedCe, torchCe);
     }
 
+    // Vector A of lbd-math.md section 7: label y = 2, c = 0.5, all weights 1 (before DRW), no
+    // margins; logits = log p so that softmax gives p back. Per particle: bounded 0.5249 (p_1)
+    // and 0.3993 (p_2); published -0.9486 and -1.1513.
+    void utilityFormsOnVectorA_data()
+    {
+        QTest::addColumn<int>("form");
+        QTest::addColumn<double>("first");
+        QTest::addColumn<double>("second");
+        QTest::newRow("bounded") << int(UtilityForm::Bounded) << 0.5249 << 0.3993;
+        QTest::newRow("published") << int(UtilityForm::Published) << -0.9486 << -1.1513;
+        QTest::newRow("paper") << int(UtilityForm::Paper) << -0.9486 << -1.1513; // w = 1: the same
+    }
+    void utilityFormsOnVectorA()
+    {
+        QFETCH(int, form);
+        QFETCH(double, first);
+        QFETCH(double, second);
+        ObjectiveSpec spec;
+        spec.ldamMargins = false;
+        spec.repulsive = false;
+        spec.drwEpoch = 10; // weights 1 ...
+        spec.utilityAfterDrwOnly = false; // ... and the term on
+        spec.utilityForm = static_cast<UtilityForm>(form);
+        spec.utilityMatrix = tailSensitive(3, 0.5);
+        LbdObjective objective(spec, {100, 10, 1}, kCpu);
+        const torch::Tensor logits = torch::tensor({0.50, 0.30, 0.20, 0.40, 0.25, 0.35}, torch::kDouble).log().reshape({2, 1, 3});
+        const ObjectiveTerms terms = objective.compute(logits.to(torch::kFloat), torch::tensor({2}, torch::kLong));
+        const auto perParticle = tensorValues(terms.particleUtility);
+        QVERIFY2(std::abs(perParticle[0] - first) < 1e-4, qPrintable(QString::number(perParticle[0], 'f', 6)));
+        QVERIFY2(std::abs(perParticle[1] - second) < 1e-4, qPrintable(QString::number(perParticle[1], 'f', 6)));
+    }
+
+    // The bounded form stays bounded where the others run away: as a head-ward probability goes
+    // to 0, published and paper keep rewarding (log p -> -inf), bounded gives at most w * c * ln 2.
+    void boundedFormIsBoundedBelow()
+    {
+        ObjectiveSpec spec;
+        spec.ldamMargins = false;
+        spec.repulsive = false;
+        spec.drwEpoch = 10;
+        spec.utilityAfterDrwOnly = false;
+        spec.utilityMatrix = tailSensitive(3, 2.0);
+        const torch::Tensor labels = torch::tensor({2}, torch::kLong);
+        for (const UtilityForm form : allUtilityForms()) {
+            spec.utilityForm = form;
+            LbdObjective objective(spec, {100, 10, 1}, kCpu);
+            double previous = kInf;
+            for (const double gap : {5.0, 20.0, 60.0}) {
+                // p(0) and p(1) shrink like exp(-gap) next to p(2).
+                const torch::Tensor logits = torch::tensor({-gap, -gap, 0.0}).reshape({1, 1, 3});
+                const double ut = LbdObjective::values(objective.compute(logits, labels)).utility;
+                QVERIFY(std::isfinite(ut));
+                if (form == UtilityForm::Bounded) {
+                    QVERIFY(ut >= 0.0);
+                } else {
+                    QVERIFY2(ut < previous, "the unbounded forms keep falling");
+                }
+                previous = ut;
+            }
+            if (form != UtilityForm::Bounded) {
+                QVERIFY(previous < -100.0); // -c * 2 * 60 = -240: no floor
+            }
+        }
+    }
+
     void deferredReweighting()
     {
         ObjectiveSpec spec;
         spec.drwEpoch = 3;
-        spec.utility = false;
+        spec.utilityTerm = false;
         spec.repulsive = false;
         LbdObjective objective(spec, {100, 10, 1}, kCpu);
         const void* storage = objective.currentWeights().data_ptr();
@@ -280,7 +375,7 @@ private slots:
         const torch::Tensor classifier = torch::randn({2, 3, 4});
         ObjectiveSpec plain;
         plain.drwEpoch = 1;
-        plain.utility = false;
+        plain.utilityTerm = false;
         LbdObjective without(plain, {100, 10, 1}, kCpu);
         without.setEpoch(4);
         const double expectedTotal = LbdObjective::values(without.compute(logits, labels, classifier)).total;
@@ -290,7 +385,7 @@ private slots:
         for (const auto& matrix : matrices) {
             for (double alpha : {1e-3, 0.002, 0.3, 50.0}) {
                 ObjectiveSpec spec = plain;
-                spec.utility = true;
+                spec.utilityTerm = true;
                 spec.alpha = alpha;
                 spec.utilityMatrix = matrix;
                 LbdObjective objective(spec, {100, 10, 1}, kCpu);
@@ -311,6 +406,7 @@ private slots:
         spec.alpha = 0.25;
         spec.repulsive = false;
         spec.utilityMatrix = tailSensitive(3, 0.5);
+        spec.utilityForm = UtilityForm::Paper;
         const torch::Tensor logits = torch::randn({2, 6, 3}) * 10.0;
         const torch::Tensor labels = torch::tensor({0, 1, 2, 2, 1, 2}, torch::kLong);
 
@@ -338,7 +434,7 @@ private slots:
         LBD_COMPARE_NEAR(v.total, ref.weightedCe + 4.0 * ref.utility);
 
         // The utility switch off ignores any matrix.
-        spec.utility = false;
+        spec.utilityTerm = false;
         QVERIFY(!LbdObjective(spec, {100, 10, 1}, kCpu).utilityActive());
     }
 
@@ -379,7 +475,7 @@ private slots:
     void repulsionPushesParticlesApart()
     {
         ObjectiveSpec spec;
-        spec.utility = false;
+        spec.utilityTerm = false;
         spec.tau = 40.0;
         LbdObjective objective(spec, {100, 10, 1}, kCpu);
         objective.setEpoch(1);
@@ -451,30 +547,30 @@ private slots:
         QCOMPARE(lbd.particles, 3);
         QVERIFY(lbd.objective.discrepancy.kind == DiscrepancyKind::Linear);
         QCOMPARE(lbd.objective.drwEpoch, 160);
-        QVERIFY(lbd.objective.ldamMargins && lbd.objective.utility && lbd.objective.repulsive);
+        QVERIFY(lbd.objective.ldamMargins && lbd.objective.utilityTerm && lbd.objective.repulsive);
         QCOMPARE(baselinePreset(Baseline::Lbd, 100).objective.drwEpoch, 80);
 
         const BaselinePreset ce = baselinePreset(Baseline::CrossEntropy);
         QCOMPARE(ce.particles, 1);
         QVERIFY(ce.objective.discrepancy.kind == DiscrepancyKind::Constant);
-        QVERIFY(!ce.objective.ldamMargins && !ce.objective.utility && !ce.objective.repulsive);
+        QVERIFY(!ce.objective.ldamMargins && !ce.objective.utilityTerm && !ce.objective.repulsive);
 
         const BaselinePreset cb = baselinePreset(Baseline::ClassBalanced);
         QCOMPARE(cb.particles, 1);
         QVERIFY(cb.objective.discrepancy.kind == DiscrepancyKind::EffectiveNumber);
         QCOMPARE(cb.objective.drwEpoch, 0); // weights from epoch 1
-        QVERIFY(!cb.objective.ldamMargins && !cb.objective.utility && !cb.objective.repulsive);
+        QVERIFY(!cb.objective.ldamMargins && !cb.objective.utilityTerm && !cb.objective.repulsive);
 
         const BaselinePreset ldam = baselinePreset(Baseline::LdamDrw, 200);
         QCOMPARE(ldam.particles, 1);
         QVERIFY(ldam.objective.ldamMargins);
         QCOMPARE(ldam.objective.drwEpoch, 160);
-        QVERIFY(!ldam.objective.utility && !ldam.objective.repulsive);
+        QVERIFY(!ldam.objective.utilityTerm && !ldam.objective.repulsive);
 
         const BaselinePreset ensemble = baselinePreset(Baseline::Ensemble);
         QVERIFY(ensemble.particles > 1);
         QVERIFY(ensemble.objective.discrepancy.kind == DiscrepancyKind::Constant);
-        QVERIFY(!ensemble.objective.ldamMargins && !ensemble.objective.utility && !ensemble.objective.repulsive);
+        QVERIFY(!ensemble.objective.ldamMargins && !ensemble.objective.utilityTerm && !ensemble.objective.repulsive);
 
         // CE through the engine is plain cross-entropy of the raw logits.
         LbdObjective ceObjective(ce.objective, {100, 10, 1}, kCpu);
@@ -485,6 +581,50 @@ private slots:
 
         expectInputError([] { baselinePreset(Baseline::Lbd, 0); }, "'epochs'");
         expectInputError([] { parseBaseline("LBD"); }, "method");
+    }
+
+    // A method defines only its own switches: what a preset set otherwise (alpha, tau, the
+    // utility form) survives applyBaseline.
+    void baselineKeepsTheRestOfTheObjective()
+    {
+        ObjectiveSpec spec;
+        spec.alpha = 0.002;
+        spec.tau = 17.0;
+        spec.utilityForm = UtilityForm::Published;
+        spec.discrepancy.beta = 0.999;
+        int64_t particles = 7;
+        applyBaseline(Baseline::Lbd, 200, spec, particles);
+        QCOMPARE(spec.alpha, 0.002);
+        QCOMPARE(spec.tau, 17.0);
+        QCOMPARE(spec.utilityForm, UtilityForm::Published);
+        QCOMPARE(spec.discrepancy.beta, 0.999);
+        QCOMPARE(particles, 3);
+        QCOMPARE(spec.drwEpoch, 160);
+        applyBaseline(Baseline::CrossEntropy, 200, spec, particles);
+        QCOMPARE(particles, 1);
+        QVERIFY(!spec.utilityTerm && !spec.ldamMargins && !spec.repulsive);
+        QCOMPARE(spec.alpha, 0.002);
+    }
+
+    void trainingUtilityWarningForUnboundedForms()
+    {
+        ObjectiveSpec spec;
+        const auto tail = UtilityMatrix::tailSensitive(3, 1.0);
+        QVERIFY(!trainingUtilityWarning(spec, tail)); // bounded (the default)
+        spec.utilityForm = UtilityForm::Paper;
+        QVERIFY(trainingUtilityWarning(spec, tail).has_value());
+        spec.utilityForm = UtilityForm::Published;
+        QVERIFY(trainingUtilityWarning(spec, tail).has_value());
+        QVERIFY(!trainingUtilityWarning(spec, UtilityMatrix::oneHot(3)));
+        UtilityMatrix positive = UtilityMatrix::oneHot(3);
+        positive(0, 1) = 0.5; // only rewards: bounded below in every form
+        QVERIFY(!trainingUtilityWarning(spec, positive));
+        spec.utilityTerm = false;
+        QVERIFY(!trainingUtilityWarning(spec, tail));
+        for (const UtilityForm form : allUtilityForms()) {
+            QCOMPARE(parseUtilityForm(utilityFormName(form)), form);
+        }
+        expectInputError([] { parseUtilityForm("strong"); }, "strong");
     }
 
     void validationNamesTheField()
@@ -503,7 +643,7 @@ private slots:
             rejects([bad](ObjectiveSpec& s) { s.maxMargin = bad; }, "'maxMargin'");
         }
         // Checked even with the switch off.
-        rejects([](ObjectiveSpec& s) { s.utility = false; s.alpha = -2.0; }, "'alpha'");
+        rejects([](ObjectiveSpec& s) { s.utilityTerm = false; s.alpha = -2.0; }, "'alpha'");
         rejects([](ObjectiveSpec& s) { s.drwEpoch = -1; }, "'drwEpoch'");
         rejects([](ObjectiveSpec& s) { s.discrepancy.beta = 1.0; }, "'beta'");
         rejects([](ObjectiveSpec& s) { s.discrepancy.gamma = std::nan(""); }, "'gamma'");

@@ -83,7 +83,7 @@ private slots:
         const TestProbabilities cached = loadTestProbabilities(folder.path(RunFolder::kTestProbabilities));
         for (const UtilityMatrix& utility : {UtilityMatrix::oneHot(4), UtilityMatrix::tailSensitive(4, 1.0),
                                              UtilityMatrix::tailSensitive(4, 5.0)}) {
-            for (DecisionRule rule : {DecisionRule::Argmax, DecisionRule::Lbd, DecisionRule::ExpectedUtility}) {
+            for (DecisionRule rule : {DecisionRule::Argmax, DecisionRule::Eq7, DecisionRule::Expected}) {
                 const EvaluationReport mine = evaluateRunResults(results, utility, rule);
                 const EvaluationReport core = evaluate(cached.probabilities, cached.labels, results.trainCounts, utility, rule);
                 QCOMPARE(QString::fromStdString(reportToJson(mine).dump()), QString::fromStdString(reportToJson(core).dump()));
@@ -97,7 +97,7 @@ private slots:
     {
         const RunResults results = loadRunResults(m_run.path().toStdString());
         const UtilityMatrix utility = UtilityMatrix::tailSensitive(4, 2.0);
-        for (DecisionRule rule : {DecisionRule::Argmax, DecisionRule::ExpectedUtility}) {
+        for (DecisionRule rule : {DecisionRule::Argmax, DecisionRule::Expected}) {
             const EvaluationReport report = evaluateRunResults(results, utility, rule);
             double sum = 0.0;
             int64_t count = 0;

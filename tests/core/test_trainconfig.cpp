@@ -53,6 +53,8 @@ private slots:
         QVERIFY(expectKey({{"train", {{"epochs", "ten"}}}}, "train.epochs"));
         QVERIFY(expectKey({{"train", {{"batch_size", -3}}}}, "train.batch_size"));
         QVERIFY(expectKey({{"train", {{"decision_rule", "vote"}}}}, "vote"));
+        QVERIFY(expectKey({{"decision", {{"rule", "vote"}}}}, "decision.rule"));
+        QVERIFY(expectKey({{"train", {{"epochs", 99999999999LL}}}}, "train.epochs"));
         QVERIFY(expectKey({{"train", {{"lerning_rate", 0.1}}}}, "train.lerning_rate"));
         QVERIFY(expectKey({{"optimizer", {{"lr", -0.1}}}}, "optimizer.lr"));
         QVERIFY(expectKey(nlohmann::json::parse(R"({"optimizer": {"decay_epochs": [1, 2], "decay_factors": [0.1]}})"),
@@ -100,14 +102,85 @@ private slots:
         QVERIFY(throwsInputError([] { loadPresetJson("nope"); }, {"nope", "quick-cpu"}));
     }
 
+    // The published LambdaLR (epochs counted from 0, decay when the count reaches 160 / 180):
+    // warm-up lr * e / 5 for e <= 5, then x0.01 from the 161st epoch and x0.0001 from the 181st.
     void learningRateSchedule()
     {
-        OptimizerSpec o; // 0.1, warm-up 5, x0.01 from 160, x0.0001 from 180
+        OptimizerSpec o; // 0.1, warm-up 5, decay after 160 and 180
         QCOMPARE(learningRateForEpoch(o, 1), 0.02);
         QCOMPARE(learningRateForEpoch(o, 5), 0.1);
         QCOMPARE(learningRateForEpoch(o, 159), 0.1);
-        QVERIFY(std::abs(learningRateForEpoch(o, 160) - 0.001) < 1e-15);
-        QVERIFY(std::abs(learningRateForEpoch(o, 180) - 1e-5) < 1e-18);
+        QCOMPARE(learningRateForEpoch(o, 160), 0.1);
+        QVERIFY(std::abs(learningRateForEpoch(o, 161) - 0.001) < 1e-15);
+        QVERIFY(std::abs(learningRateForEpoch(o, 180) - 0.001) < 1e-15);
+        QVERIFY(std::abs(learningRateForEpoch(o, 181) - 1e-5) < 1e-18);
+    }
+
+    // Training and decisions have separate utilities; run folders keep matrices by value.
+    void trainingAndDecisionUtilitiesRoundTrip()
+    {
+        TrainConfig config;
+        config.objective.utility = utilityFromSpec("tail:1");
+        config.objective.utilityForm = UtilityForm::Published;
+        config.decision.utility = utilityFromMatrix(UtilityMatrix::tailSensitive(3, 2.0), {"a", "b", "c"}, "u.csv");
+        config.decision.rule = DecisionRule::Argmax;
+        config.decision.deferUtility = 0.4;
+        const nlohmann::json json = toJson(config);
+        QCOMPARE(json.at("objective").at("utility").get<std::string>(), std::string("tail:1"));
+        QVERIFY(json.at("decision").at("utility").at("matrix").is_array());
+        const TrainConfig again = trainConfigFromJson(json);
+        QCOMPARE(again.objective.utility, config.objective.utility);
+        QCOMPARE(again.objective.utilityForm, UtilityForm::Published);
+        QCOMPARE(again.decision.utility, config.decision.utility);
+        QCOMPARE(again.decision.rule, DecisionRule::Argmax);
+        QCOMPARE(*again.decision.deferUtility, 0.4);
+        QCOMPARE(toJson(again).dump(), json.dump());
+        // Defaults: the Bayes rule, no defer, the bounded form.
+        QCOMPARE(TrainConfig{}.decision.rule, DecisionRule::Expected);
+        QVERIFY(!TrainConfig{}.decision.deferUtility);
+        QCOMPARE(TrainConfig{}.objective.utilityForm, UtilityForm::Bounded);
+        QVERIFY(throwsInputError([] { trainConfigFromJson({{"decision", {{"rule", "eq7"}, {"defer", 0.3}}}}); },
+                                 {"decision.defer", "eq7"}));
+        QVERIFY(throwsInputError([] { trainConfigFromJson({{"decision", {{"utility", {{"matrix", 3}}}}}}); },
+                                 {"decision.utility"}));
+        QVERIFY(throwsInputError([] { trainConfigFromJson({{"objective", {{"utility_form", "soft"}}}}); },
+                                 {"objective.utility_form", "soft"}));
+    }
+
+    // A config.json from before the split: train.utility served both, "lbd" was Eq. 7, and the
+    // utility term had the paper's form.
+    void legacyUtilityKeysStillRead()
+    {
+        nlohmann::json legacy = toJson(TrainConfig{});
+        legacy["objective"].erase("utility");
+        legacy["objective"].erase("utility_form");
+        legacy.erase("decision");
+        legacy["train"]["utility"] = "tail:2";
+        legacy["train"]["decision_rule"] = "lbd";
+        const TrainConfig config = trainConfigFromJson(legacy);
+        QCOMPARE(config.objective.utility.spec, std::string("tail:2"));
+        QCOMPARE(config.decision.utility.spec, std::string("tail:2"));
+        QCOMPARE(config.decision.rule, DecisionRule::Eq7);
+        QCOMPARE(config.objective.utilityForm, UtilityForm::Paper);
+    }
+
+    // --baseline over a preset keeps the preset's alpha (the published code's 0.002 for
+    // CIFAR-10-LT), as a "baseline" key in a config does.
+    void baselineKeepsThePresetsAlpha()
+    {
+        nlohmann::json json = loadPresetJson("fashion-mnist-lt");
+        json["objective"]["baseline"] = "lbd";
+        QCOMPARE(trainConfigFromJson(json).objective.alpha, 0.002);
+    }
+
+    void validationFractionAndPublishedProfile()
+    {
+        const TrainConfig config =
+            trainConfigFromJson({{"data", {{"val_fraction", 0.1}, {"profile", "lbd-published"}}}});
+        QCOMPARE(config.data.longTail.validationFraction, 0.1);
+        QCOMPARE(config.data.longTail.profile, LongTailProfile::Published);
+        QVERIFY(throwsInputError([] { trainConfigFromJson({{"data", {{"val_fraction", 0.95}}}}); }, {"val_fraction"}));
+        QVERIFY(throwsInputError([] { trainConfigFromJson({{"data", {{"val_list", "v.txt"}}}}); }, {"val_list"}));
     }
 
     void flatSgdMatchesLibTorchSgd()

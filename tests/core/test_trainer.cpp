@@ -1,6 +1,10 @@
 // The trainer on tiny synthetic runs: a complete run folder, exact resume, stop within one
 // batch keeping the last checkpoint, a diverging run failing cleanly, bad input named.
+#include "core/data/longtail.h"
+#include "core/eval/reportjson.h"
 #include "core/infer/predictor.h"
+#include "core/infer/runresults.h"
+#include "core/lbd/utilitymatrix.h"
 #include "core/train/checkpoint.h"
 #include "core/train/configjson.h"
 #include "core/train/flatsgd.h"
@@ -176,8 +180,8 @@ private slots:
     {
         QTemporaryDir dir;
         TrainConfig config = test::tinyConfig(4);
-        // Epoch 1 trains normally; from epoch 2 the learning rate is absurd and the loss diverges.
-        config.optimizer.decayEpochs = {2};
+        // Epoch 1 trains normally; after it the learning rate is absurd and the loss diverges.
+        config.optimizer.decayEpochs = {1};
         config.optimizer.decayFactors = {1e37};
         bool failed = false;
         try {
@@ -197,6 +201,70 @@ private slots:
         }
     }
 
+    // The run folder keeps both matrices by value: editing or deleting the user's file after
+    // training changes nothing about the run (config.json, lbd eval, the Decision lab).
+    void utilityFilesAreCopiedIntoTheRun()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.path().toStdString() + "/mine.csv";
+        saveUtilityCsv(UtilityMatrix::tailSensitive(4, 3.0), file);
+        TrainConfig config = test::tinyConfig(1);
+        config.objective.utility = utilityFromSpec(file);
+        config.decision.utility = utilityFromSpec(file);
+        const QString run = dir.path() + "/run";
+        train(config, run);
+        const RunFolder folder(run.toStdString());
+        const TrainConfig stored = loadTrainConfig(folder.path(RunFolder::kConfig));
+        QVERIFY(stored.objective.utility.byValue());
+        QVERIFY(stored.decision.utility.byValue());
+        QCOMPARE(stored.decision.utility.origin, file);
+        QCOMPARE(stored.decision.utility.matrix, UtilityMatrix::tailSensitive(4, 3.0));
+        const EvaluationReport before = evaluateRunResults(loadRunResults(run.toStdString()));
+        saveUtilityCsv(UtilityMatrix::oneHot(4), file); // edited ...
+        const EvaluationReport edited = evaluateRunResults(loadRunResults(run.toStdString()));
+        QFile::remove(QString::fromStdString(file)); // ... then deleted
+        const RunResults reopened = loadRunResults(run.toStdString());
+        QVERIFY(reopened.decisions.notes.empty());
+        const EvaluationReport after = evaluateRunResults(reopened);
+        QCOMPARE(reportToJson(edited).dump(), reportToJson(before).dump());
+        QCOMPARE(reportToJson(after).dump(), reportToJson(before).dump());
+    }
+
+    // A validation split is held out of the long-tailed training images, evaluated with the
+    // test set, and cached for tuning.
+    void validationSplitIsEvaluatedAndCached()
+    {
+        QTemporaryDir dir;
+        TrainConfig config = test::tinyConfig(2);
+        config.data.longTail.validationFraction = 0.25;
+        bool sawValidation = false;
+        TrainingCallbacks callbacks;
+        callbacks.onEpoch = [&](const EpochMetrics& m) { sawValidation = m.validationEvaluation.has_value(); };
+        train(config, dir.path(), callbacks);
+        QVERIFY(sawValidation);
+        const RunFolder folder(dir.path().toStdString());
+        QVERIFY(folder.exists(RunFolder::kValidationProbabilities));
+        QVERIFY(folder.readJson(RunFolder::kReport).contains("evaluation_validation"));
+        const RunResults validation = loadRunResults(dir.path().toStdString(), ResultSplit::Validation);
+        const LongTailSplit split = loadLongTailSplit(folder.path(RunFolder::kSplit));
+        QCOMPARE(validation.images, static_cast<int64_t>(split.validationIndices.size()));
+        QVERIFY(validation.hasValidation);
+        // A run without one says how to get one.
+        QTemporaryDir plain;
+        train(test::tinyConfig(1), plain.path());
+        QVERIFY(test::throwsInputError([&] { loadRunResults(plain.path().toStdString(), ResultSplit::Validation); },
+                                       {"--val-fraction"}));
+    }
+
+    void marginScaleComesFromTheModel()
+    {
+        TrainConfig config = test::tinyConfig(1);
+        config.model.cosineScale = 16.0;
+        QCOMPARE(trainingObjective(config, UtilityMatrix::oneHot(4)).scale, 16.0);
+        QCOMPARE(trainingObjective(config, UtilityMatrix::tailSensitive(4, 1.0)).utilityMatrix,
+                 UtilityMatrix::tailSensitive(4, 1.0).values());
+    }
+
     void badInputIsNamed()
     {
         QTemporaryDir dir;
@@ -205,7 +273,7 @@ private slots:
         config.data.directory = "/no/such/fashion";
         QVERIFY(test::throwsInputError([&] { train(config, dir.path()); }, {"/no/such/fashion"}));
         config = test::tinyConfig(1);
-        config.train.utility = "tail:abc";
+        config.objective.utility = lbd::utilityFromSpec("tail:abc");
         QVERIFY(test::throwsInputError([&] { train(config, dir.path()); }, {"tail:abc"}));
         config = test::tinyConfig(1);
         config.train.device = "cuda:7";

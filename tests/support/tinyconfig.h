@@ -32,7 +32,8 @@ inline TrainConfig tinyConfig(int epochs = 2)
     config.train.evalEvery = 1;
     config.train.device = "cpu";
     config.train.threads = 2;
-    config.train.utility = "tail:0.5";
+    config.objective.utility = lbd::utilityFromSpec("tail:0.5");
+    config.decision.utility = lbd::utilityFromSpec("tail:0.5");
     return config;
 }
 

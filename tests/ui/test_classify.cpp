@@ -200,7 +200,7 @@ private slots:
         }
         // Expected utility with a matrix that only rewards deciding the last class: every image
         // is decided as that class, whatever pbar says.
-        m_page->setRule(lbd::DecisionRule::ExpectedUtility);
+        m_page->setRule(lbd::DecisionRule::Expected);
         QTRY_VERIFY_WITH_TIMEOUT(!m_page->isBusy(), 30000);
         const int64_t n = document->classCount();
         lbd::UtilityMatrix lastOnly(n);
@@ -219,7 +219,7 @@ private slots:
         for (int i = 0; i < m_page->entryCount(); ++i) {
             const ClassifyPage::Entry& entry = m_page->entry(i);
             if (entry.state == ClassifyPage::EntryState::Done) {
-                QCOMPARE(entry.prediction.rule, lbd::DecisionRule::ExpectedUtility);
+                QCOMPARE(entry.prediction.rule, lbd::DecisionRule::Expected);
                 QCOMPARE(entry.prediction.decidedClass, n - 1);
                 ++done;
             }

@@ -76,7 +76,7 @@ private slots:
         QCOMPARE(stack->currentWidget(), empty);
         QVERIFY(empty->text().contains(QStringLiteral("No run yet")));
         // Presets and the rule box work without a run and compute nothing.
-        lab->setRule(lbd::DecisionRule::Lbd);
+        lab->setRule(lbd::DecisionRule::Eq7);
         QTest::mouseClick(lab->tailButton(), Qt::LeftButton);
         QVERIFY(!lab->labReport().has_value());
         QVERIFY(lab->message().isEmpty());
@@ -97,8 +97,8 @@ private slots:
         lab->tailPenalty()->setValue(2.0);
         QTest::mouseClick(lab->tailButton(), Qt::LeftButton);
         QCOMPARE(window.utilityDocument()->matrix(), lbd::UtilityMatrix::tailSensitive(4, 2.0));
-        for (const auto& [rule, name] : {std::pair{lbd::DecisionRule::ExpectedUtility, QStringLiteral("expected")},
-                                         std::pair{lbd::DecisionRule::Lbd, QStringLiteral("lbd")}}) {
+        for (const auto& [rule, name] : {std::pair{lbd::DecisionRule::Expected, QStringLiteral("expected")},
+                                         std::pair{lbd::DecisionRule::Eq7, QStringLiteral("eq7")}}) {
             lab->setRule(rule);
             QTRY_VERIFY_WITH_TIMEOUT(!lab->isBusy() && lab->labReport() && lab->labReport()->rule == rule
                                          && lab->evaluatedMatrix() == lbd::UtilityMatrix::tailSensitive(4, 2.0),
@@ -167,9 +167,9 @@ private slots:
 
         // One-hot + expected utility decides exactly like argmax: no difference shown.
         QTest::mouseClick(lab->oneHotButton(), Qt::LeftButton);
-        lab->setRule(lbd::DecisionRule::ExpectedUtility);
+        lab->setRule(lbd::DecisionRule::Expected);
         QTRY_VERIFY_WITH_TIMEOUT(!lab->isBusy() && lab->evaluatedMatrix() == lbd::UtilityMatrix::oneHot(4)
-                                     && lab->labReport()->rule == lbd::DecisionRule::ExpectedUtility,
+                                     && lab->labReport()->rule == lbd::DecisionRule::Expected,
                                  30000);
         QCOMPARE(lab->labReport()->confusion, lab->baselineReport()->confusion);
         const double baseline = meanFhr(*lab->baselineReport());
@@ -200,7 +200,7 @@ private slots:
         QSignalSpy failed(lab, &DecisionLabPage::failed);
         lab->showRun(notARun.path());
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
-        QVERIFY2(lab->message().contains(QStringLiteral("test_probabilities.pt")), qPrintable(lab->message()));
+        QVERIFY2(lab->message().contains(QStringLiteral("not a run folder (config.json is missing)")), qPrintable(lab->message()));
         QVERIFY(!lab->hasRun());
         QVERIFY(!lab->labReport().has_value());
     }

@@ -16,7 +16,7 @@ namespace {
 lbd::EvaluationReport fakeReport(int classes)
 {
     lbd::EvaluationReport r;
-    r.rule = lbd::DecisionRule::Lbd;
+    r.rule = lbd::DecisionRule::Eq7;
     r.classCount = classes;
     r.imageCount = 100;
     r.overall = {60, 100, 0.6};

@@ -98,7 +98,7 @@ private slots:
         lbd::TrainConfig beta = test::tinyConfig(3);
         beta.name = "beta, tail";
         beta.train.evalEvery = 2;
-        beta.train.utility = "onehot";
+        beta.decision.utility = lbd::utilityFromSpec("onehot");
         m_beta = train(beta);
         QVERIFY(!m_alpha.isEmpty() && !m_beta.isEmpty());
 
@@ -129,7 +129,7 @@ private slots:
             QVERIFY(!summary.damaged());
             QVERIFY(summary.accuracy.has_value());
             QCOMPARE(*summary.accuracy, reportAccuracy(run));
-            QVERIFY(summary.tailAccuracy && summary.headAccuracy && summary.fhrAverage && summary.ece);
+            QVERIFY(summary.tailAccuracy && summary.headAccuracy && summary.fhrPointsMean && summary.ece);
             QCOMPARE(summary.particles, 2);
             QCOMPARE(summary.classCount, 4);
             QVERIFY(summary.hasCheckpoint);

@@ -325,7 +325,7 @@ private slots:
         QVERIFY2(!path.isEmpty(), qPrintable(editor->message()));
         QCOMPARE(QFileInfo(path).absolutePath(), QDir(AppSettings::runsFolder()).filePath(QStringLiteral("utility")));
         QCOMPARE(lbd::loadUtilityMatrix(path.toStdString(), document->classNameList()), document->matrix());
-        QCOMPARE(QString::fromStdString(window.experimentPanel()->config().train.utility), path);
+        QCOMPARE(QString::fromStdString(window.experimentPanel()->config().objective.utility.spec), path);
         QVERIFY2(window.experimentPanel()->validate().isEmpty(), qPrintable(window.experimentPanel()->validationMessage()));
 
         // A file that does not fit the data set is refused by the panel, naming it.

@@ -52,7 +52,8 @@ inline lbd::TrainConfig tinyConfig(int epochs = 2, int64_t trainPerClass = 48)
     c.train.evalEvery = 1;
     c.train.device = "cpu";
     c.train.threads = 1; // leave a core to the GUI thread on small CI machines
-    c.train.utility = "tail:1";
+    c.objective.utility = lbd::utilityFromSpec("tail:1");
+    c.decision.utility = lbd::utilityFromSpec("tail:1");
     return c;
 }
 

@@ -97,12 +97,10 @@ void ClassifyPage::buildUi()
 
     m_rule = new QComboBox(this);
     m_rule->setObjectName(QStringLiteral("classifyRule"));
-    m_rule->addItem(tr("LBD rule (paper Eq. 7)"), static_cast<int>(lbd::DecisionRule::Lbd));
-    m_rule->addItem(tr("Expected utility"), static_cast<int>(lbd::DecisionRule::ExpectedUtility));
-    m_rule->addItem(tr("argmax pbar"), static_cast<int>(lbd::DecisionRule::Argmax));
-    m_rule->setItemData(0, tr("argmax_d (1/M) sum_j sum_k U[d,k] log p_j(k|x): uses every particle's distribution"), Qt::ToolTipRole);
-    m_rule->setItemData(1, tr("argmax_d sum_t pbar(t) U[t,d]: the classical Bayes decision"), Qt::ToolTipRole);
-    m_rule->setItemData(2, tr("The most probable class under pbar; ignores the utility matrix"), Qt::ToolTipRole);
+    for (const lbd::DecisionRuleInfo& info : lbd::decisionRules()) {
+        m_rule->addItem(QString::fromStdString(info.title), static_cast<int>(info.rule));
+        m_rule->setItemData(m_rule->count() - 1, QString::fromStdString(info.description), Qt::ToolTipRole);
+    }
     m_rule->setToolTip(tr("How the decision is made from the particles' distributions and the utility matrix of the "
                           "Utility page. The plain argmax is always shown next to it. A new run starts with its own rule."));
     connect(m_rule, &QComboBox::currentIndexChanged, this, [this] {

@@ -135,7 +135,7 @@ private:
     std::shared_ptr<lbd::Predictor> m_predictor;
     QStringList m_runClassNames;
     lbd::UtilityMatrix m_runUtility;
-    lbd::DecisionRule m_runRule = lbd::DecisionRule::Lbd;
+    lbd::DecisionRule m_runRule = lbd::DecisionRule::Eq7;
     int m_particles = 0;
     int m_loadToken = 0;
     bool m_loading = false;

@@ -93,10 +93,11 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     // ---- Controls --------------------------------------------------------------------------
     m_rule = new QComboBox(this);
     m_rule->setObjectName(QStringLiteral("decisionRule"));
-    m_rule->addItem(tr("argmax of the mean distribution"), int(lbd::DecisionRule::Argmax));
-    m_rule->addItem(tr("LBD rule (paper Eq. 7)"), int(lbd::DecisionRule::Lbd));
-    m_rule->addItem(tr("expected utility (Bayes)"), int(lbd::DecisionRule::ExpectedUtility));
-    m_rule->setCurrentIndex(2);
+    for (const lbd::DecisionRuleInfo& info : lbd::decisionRules()) {
+        m_rule->addItem(QString::fromStdString(info.title), int(info.rule));
+        m_rule->setItemData(m_rule->count() - 1, QString::fromStdString(info.description), Qt::ToolTipRole);
+    }
+    m_rule->setCurrentIndex(m_rule->findData(int(lbd::kDefaultDecisionRule)));
     m_rule->setToolTip(tr("How each test image is decided from the particles' cached probabilities:\n"
                           "argmax: the class with the largest mean probability pbar (ignores U);\n"
                           "LBD rule: argmax_d (1/M) sum_j sum_k U[d,k] log p_j(k|x) (paper Eq. 7);\n"
@@ -278,20 +279,17 @@ void DecisionLabPage::onLoaded()
     }
     m_results = loaded->results;
     // Start from the run's own decision rule; the user changes it from there.
-    try {
-        const lbd::DecisionRule runRule = lbd::parseDecisionRule(m_results->config.train.decisionRule);
+    {
         const QSignalBlocker block(m_rule);
-        m_rule->setCurrentIndex(m_rule->findData(int(runRule)));
-    } catch (const std::exception&) {
-        // an unknown rule name from another version: keep the current choice
+        m_rule->setCurrentIndex(m_rule->findData(int(m_results->decisions.rule)));
     }
     m_runLabel->setText(tr("Run: %1: %2 test images, %3 classes, %4 particles (trained with utility %5, rule %6)")
                             .arg(QDir::toNativeSeparators(m_directory))
                             .arg(m_results->images)
                             .arg(m_results->classes)
                             .arg(m_results->particles)
-                            .arg(QString::fromStdString(m_results->config.train.utility),
-                                 QString::fromStdString(m_results->config.train.decisionRule)));
+                            .arg(QString::fromStdString(m_results->decisions.decisionDescription),
+                                 QString::fromStdString(lbd::decisionRuleName(m_results->decisions.rule))));
     updateMatrixLabel();
     requestEvaluation();
 }

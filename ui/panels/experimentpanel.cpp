@@ -176,22 +176,23 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
     if (config.name.empty()) {
         return tr("Give the run a name.");
     }
-    const QString utility = QString::fromStdString(config.train.utility);
+    // The training matrix: the decision matrix is the Utility page's and is checked there.
+    const QString utility = QString::fromStdString(config.objective.utility.spec);
     if (utility.startsWith(QLatin1String("tail:")) && !(utility.mid(5).toDouble() > 0)) {
         return tr("The tail-sensitive utility needs a penalty c > 0 (c = 0 is the one-hot matrix: choose One-hot).");
     }
-    if (utility.isEmpty()) {
+    if (utility.isEmpty() && !config.objective.utility.byValue()) {
         return tr("Utility File: no matrix file yet. Save one with the Utility page's \"Use for training\", or choose "
                   "One-hot or Tail-sensitive.");
     }
-    if (utility != QLatin1String("onehot") && !utility.startsWith(QLatin1String("tail:"))) {
+    if (!config.objective.utility.byValue() && utility != QLatin1String("onehot") && !utility.startsWith(QLatin1String("tail:"))) {
         // A matrix file: check it now (size, class names, finite values) rather than when training starts.
         std::vector<std::string> names;
         for (const QString& name : m_dataset->classNames()) {
             names.push_back(name.toStdString());
         }
         try {
-            lbd::loadUtilityMatrix(config.train.utility, names);
+            lbd::loadUtilityMatrix(config.objective.utility.spec, names);
         } catch (const std::exception& error) {
             return tr("Utility file: %1").arg(QString::fromUtf8(error.what()));
         }
@@ -216,8 +217,8 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
 QString ExperimentPanel::crossFieldWarning(const lbd::TrainConfig& config) const
 {
     QStringList notes;
-    const bool oneHot = config.train.utility == "onehot";
-    if (config.objective.utility && oneHot) {
+    const bool oneHot = !config.objective.utility.byValue() && config.objective.utility.spec == "onehot";
+    if (config.objective.utilityTerm && oneHot) {
         notes << tr("The utility term has no effect with the one-hot utility.");
     }
     if (config.objective.drwEpoch >= config.train.epochs

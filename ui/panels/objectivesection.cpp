@@ -125,11 +125,11 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
                            QStringLiteral("tailPenalty"));
     m_rule = new QComboBox(this);
     m_rule->setObjectName(QStringLiteral("decisionRule"));
-    m_rule->addItem(tr("LBD rule (paper Eq. 7)"), QStringLiteral("lbd"));
-    m_rule->addItem(tr("argmax pbar"), QStringLiteral("argmax"));
-    m_rule->addItem(tr("Expected utility"), QStringLiteral("expected"));
-    m_rule->setToolTip(tr("How evaluations decide: argmax ignores U; the LBD rule maximises (1/M) sum_j sum_k U[d,k] "
-                          "log p_j(k|x); expected utility maximises sum_t pbar(t) U[t,d]."));
+    for (const lbd::DecisionRuleInfo& info : lbd::decisionRules()) {
+        m_rule->addItem(QString::fromStdString(info.title), static_cast<int>(info.rule));
+        m_rule->setItemData(m_rule->count() - 1, QString::fromStdString(info.description), Qt::ToolTipRole);
+    }
+    m_rule->setToolTip(tr("How the run's evaluations decide, with the Utility page's decision matrix."));
 
     auto* marginRow = new QHBoxLayout;
     marginRow->addWidget(m_margins);
@@ -209,11 +209,11 @@ void ObjectiveSection::load(const lbd::TrainConfig& config)
     m_drwEpoch->setValue(o.drwEpoch);
     m_margins->setChecked(o.ldamMargins);
     m_maxMargin->setValue(o.maxMargin);
-    m_utilityTerm->setChecked(o.utility);
+    m_utilityTerm->setChecked(o.utilityTerm);
     m_alpha->setValue(o.alpha);
     m_repulsive->setChecked(o.repulsive);
     m_tau->setValue(o.tau);
-    const QString utility = QString::fromStdString(config.train.utility);
+    const QString utility = QString::fromStdString(config.objective.utility.spec);
     m_customUtility.clear();
     if (utility.startsWith(QLatin1String("tail:"))) {
         m_utilityPreset->setCurrentIndex(1);
@@ -224,9 +224,9 @@ void ObjectiveSection::load(const lbd::TrainConfig& config)
     } else {
         m_utilityPreset->setCurrentIndex(2);
         m_tailPenalty->setValue(1.0);
-        m_customUtility = config.train.utility; // a matrix file
+        m_customUtility = config.objective.utility.spec; // a matrix file
     }
-    m_rule->setCurrentIndex(std::max(0, m_rule->findData(QString::fromStdString(config.train.decisionRule))));
+    m_rule->setCurrentIndex(std::max(0, m_rule->findData(static_cast<int>(config.decision.rule))));
     m_baseline->setCurrentIndex(0);
     m_loading = false;
     updateEnabled();
@@ -246,18 +246,18 @@ void ObjectiveSection::apply(lbd::TrainConfig& config) const
     o.drwEpoch = m_drwEpoch->value();
     o.ldamMargins = m_margins->isChecked();
     o.maxMargin = m_maxMargin->value();
-    o.utility = m_utilityTerm->isChecked();
+    o.utilityTerm = m_utilityTerm->isChecked();
     o.alpha = m_alpha->value();
     o.repulsive = m_repulsive->isChecked();
     o.tau = m_tau->value();
     if (m_utilityPreset->currentIndex() == 1) {
-        config.train.utility = "tail:" + QString::number(m_tailPenalty->value(), 'g', 6).toStdString();
+        o.utility = lbd::utilityFromSpec(lbd::tailSpec(m_tailPenalty->value()));
     } else if (m_utilityPreset->currentIndex() == 2) {
-        config.train.utility = m_customUtility; // empty until a file is chosen: refused by the panel
+        o.utility = lbd::utilityFromSpec(m_customUtility); // empty until a file is chosen: refused by the panel
     } else {
-        config.train.utility = "onehot";
+        o.utility = lbd::utilityFromSpec("onehot");
     }
-    config.train.decisionRule = m_rule->currentData().toString().toStdString();
+    config.decision.rule = static_cast<lbd::DecisionRule>(m_rule->currentData().toInt());
 }
 
 void ObjectiveSection::setClassCounts(const std::vector<int64_t>& counts)

@@ -215,7 +215,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         case HeadAccuracy: return percentText(run.headAccuracy);
         case MediumAccuracy: return percentText(run.mediumAccuracy);
         case TailAccuracy: return percentText(run.tailAccuracy);
-        case FhrAverage: return percentText(run.fhrAverage);
+        case FhrAverage: return percentText(run.fhrPointsMean);
         case Ece: return run.ece ? QString::number(*run.ece, 'f', 4) : QStringLiteral("—");
         case Folder: return fromStd(run.folderName);
         case Problems: return problemTexts(run).join(QStringLiteral("; "));
@@ -236,7 +236,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
         case HeadAccuracy: return optionalValue(run.headAccuracy);
         case MediumAccuracy: return optionalValue(run.mediumAccuracy);
         case TailAccuracy: return optionalValue(run.tailAccuracy);
-        case FhrAverage: return optionalValue(run.fhrAverage);
+        case FhrAverage: return optionalValue(run.fhrPointsMean);
         case Ece: return optionalValue(run.ece);
         case Folder: return fromStd(run.folderName);
         case Problems: return static_cast<int>(run.problems.size());
@@ -295,13 +295,13 @@ QString runsToCsv(const std::vector<lbd::RunSummary>& runs)
                                     run.epochs > 0 ? QString::number(run.epochs) : QString(),
                                     fromStd(run.device),
                                     fromStd(run.created),
-                                    fromStd(run.utility),
+                                    fromStd(run.decisionUtility),
                                     fromStd(run.decisionRule),
                                     number(run.accuracy),
                                     number(run.headAccuracy),
                                     number(run.mediumAccuracy),
                                     number(run.tailAccuracy),
-                                    number(run.fhrAverage),
+                                    number(run.fhrPointsMean),
                                     number(run.ece),
                                     number(run.meanUtility),
                                     number(run.trainSeconds),

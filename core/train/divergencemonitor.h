@@ -1,0 +1,43 @@
+#pragma once
+// Divergence is a failure, not a finish: watches each epoch's objective and accuracies and says
+// when training has run away, so that the trainer ends the run as `failed` with a message naming
+// the likely cause and keeps the last good checkpoint. Torch-free; the trainer feeds it values.
+#include "core/lbd/objectivespec.h"
+#include "core/lbd/objectivevalues.h"
+
+#include <optional>
+#include <string>
+
+namespace lbd {
+
+class DivergenceMonitor {
+public:
+    // Collapse: an accuracy below this share of the best seen before ...
+    static constexpr double kCollapseShare = 0.5;
+    // ... once that best was at least this multiple of chance (1/C).
+    static constexpr double kCollapseMinimumOverChance = 2.0;
+    // The weighted cross-entropy of the margin-adjusted logits above this multiple of its value
+    // before the utility term switched on, and above ln C (worse than a uniform guess).
+    static constexpr double kCrossEntropyGrowth = 4.0;
+
+    DivergenceMonitor(const ObjectiveSpec& objective, bool utilityActive, int64_t classCount);
+
+    // One finished epoch: the epoch means of the objective, the training accuracy, and the held-out
+    // accuracy when the epoch evaluated (validation when there is one, else test). Returns the
+    // failure message when the run diverged.
+    std::optional<std::string> observe(int epoch, const ObjectiveValues& objective, double trainAccuracy,
+                                       std::optional<double> evaluationAccuracy);
+
+private:
+    std::string likelyCause() const;
+
+    ObjectiveSpec m_objective;
+    bool m_utilityActive = false;
+    bool m_boundedBelow = true;
+    int64_t m_classCount = 0;
+    double m_bestTrainAccuracy = 0.0;
+    double m_bestEvaluationAccuracy = 0.0;
+    std::optional<double> m_crossEntropyBeforeUtility; // last epoch without the utility term
+};
+
+} // namespace lbd
