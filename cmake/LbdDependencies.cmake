@@ -17,6 +17,15 @@ if(NOT nlohmann_json_FOUND)
   target_include_directories(nlohmann_json::nlohmann_json INTERFACE "${LBD_JSON_INCLUDE_DIR}")
 endif()
 
+# CLI11 (the command line's parser) is header-only too: Debian's libcli11-dev, or a directory
+# with CLI/CLI.hpp given with -DLBD_CLI11_INCLUDE_DIR=... (the headless GPU build carries it).
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  find_path(LBD_CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+  target_include_directories(CLI11::CLI11 INTERFACE "${LBD_CLI11_INCLUDE_DIR}")
+endif()
+
 if(LBD_WITH_OPENCV)
   find_package(OpenCV REQUIRED COMPONENTS core imgproc imgcodecs)
 endif()

@@ -1,25 +1,28 @@
 #include "ui/appsettings.h"
 
-#include <QDir>
+#include "core/train/runsroot.h"
+
 #include <QSettings>
 
 namespace lbd::ui {
 
-QString AppSettings::defaultRunsFolder()
-{
-    // The same default as `lbd train`: $LBD_RUNS_DIR, else ~/LBDStudio/runs.
-    const QString env = qEnvironmentVariable("LBD_RUNS_DIR");
-    return env.isEmpty() ? QDir::home().filePath(QStringLiteral("LBDStudio/runs")) : env;
-}
-
 QString AppSettings::runsFolder()
 {
-    return QSettings().value(QStringLiteral("paths/runsFolder"), defaultRunsFolder()).toString();
+    // core's answer, which `lbd train` gives too: $LBD_RUNS_DIR, the folder chosen here, ~/LBDStudio/runs.
+    return QString::fromStdString(lbd::defaultRunsRoot());
 }
 
-void AppSettings::setRunsFolder(const QString& path)
+bool AppSettings::setRunsFolder(const QString& path, QString* error)
 {
-    QSettings().setValue(QStringLiteral("paths/runsFolder"), path);
+    try {
+        lbd::setChosenRunsRoot(path.toStdString());
+        return true;
+    } catch (const std::exception& failure) {
+        if (error) {
+            *error = QString::fromUtf8(failure.what());
+        }
+        return false;
+    }
 }
 
 QString AppSettings::lastDatasetKind()

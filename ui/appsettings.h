@@ -9,9 +9,10 @@ namespace lbd::ui {
 
 class AppSettings {
 public:
-    static QString defaultRunsFolder(); // $LBD_RUNS_DIR or ~/LBDStudio/runs
+    // The runs folder is core's setting (core/train/runsroot.h), so that `lbd train` uses the
+    // folder chosen here; false with the reason when it cannot be saved.
     static QString runsFolder();
-    static void setRunsFolder(const QString& path);
+    static bool setRunsFolder(const QString& path, QString* error = nullptr);
 
     static QString lastDatasetKind(); // datasetKindName(), empty if never set
     static QString lastDatasetDirectory();

@@ -1,5 +1,5 @@
 // `lbd bench`: throughput measurements recorded with the machine, date and command.
-#include "app/cli/commands.h"
+#include "app/cli/command.h"
 
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <thread>
 
 namespace lbd::cli {
@@ -73,37 +75,41 @@ nlohmann::json benchAugmentation(const torch::Device& device, int64_t batch, int
     return record;
 }
 
-} // namespace
+struct BenchOptions {
+    std::string what = "all";
+    std::string device = "auto";
+    double seconds = 3.0;
+    std::optional<int64_t> augmentBatch;
+    std::string arch = "resnet32";
+    int64_t particles = 3;
+    int64_t batch = 128;
+    std::optional<double> trainSeconds;
+    std::string precision = "fp16";
+    bool noStraightforward = false;
+    bool noFusedBn = false;
+    bool json = false;
+    std::optional<std::string> out;
+};
 
-int runBench(Args& args)
+int runBench(const BenchOptions& o)
 {
-    const std::string what = args.value("what", "all");
-    const std::string deviceText = args.value("device", "auto");
+    const std::string& what = o.what;
+    const std::string& deviceText = o.device;
     const torch::Device device = parseDevice(deviceText);
-    const double seconds = args.number("seconds", 3.0);
-    const int64_t augmentBatch = args.integer("augment-batch", device.is_cuda() ? 4096 : 512);
+    const double seconds = o.seconds;
+    const int64_t augmentBatch = o.augmentBatch.value_or(device.is_cuda() ? 4096 : 512);
     TrainingBenchmarkOptions training;
     training.device = deviceText;
-    training.arch = args.value("arch", "resnet32");
-    training.particles = args.integer("particles", 3);
-    training.batchSize = args.integer("batch", 128);
-    training.seconds = args.number("train-seconds", device.is_cuda() ? 10.0 : 20.0);
-    training.straightforward = !args.flag("no-straightforward");
-    training.precision = args.value("precision", "fp16");
-    if (training.precision != "fp16" && training.precision != "bf16" && training.precision != "fp32") {
-        throw InputError("--precision '" + training.precision + "' is not known (use fp16, bf16 or fp32)");
-    }
+    training.arch = o.arch;
+    training.particles = o.particles;
+    training.batchSize = o.batch;
+    training.seconds = o.trainSeconds.value_or(device.is_cuda() ? 10.0 : 20.0);
+    training.straightforward = !o.noStraightforward;
+    training.precision = parsePrecision(o.precision);
     // For measuring what cuDNN's fused batch norm + add + ReLU gains (same as LBD_FUSED_BN=0).
-    const bool noFusedBn = args.flag("no-fused-bn");
-    const bool json = args.flag("json");
-    const auto outPath = args.value("out");
-    args.rejectUnknown();
-    if (what != "augment" && what != "train" && what != "all") {
-        throw InputError("--what '" + what + "' is not known (use augment, train or all)");
-    }
-    if (augmentBatch < 1 || !(seconds > 0)) {
-        throw InputError("--augment-batch and --seconds must be positive");
-    }
+    const bool noFusedBn = o.noFusedBn;
+    const bool json = o.json;
+    const auto& outPath = o.out;
     useAllCpuCores();
     if (noFusedBn) {
         setFusedBatchNormEnabled(false);
@@ -196,6 +202,31 @@ int runBench(Args& args)
         writeFileAtomically(*outPath, record.dump(2) + "\n");
     }
     return 0;
+}
+
+} // namespace
+
+Command addBenchCommand(CLI::App& lbd)
+{
+    auto o = std::make_shared<BenchOptions>();
+    CLI::App* c = lbd.add_subcommand("bench", "measure throughput (augmentation, training); the record names the machine, "
+                                              "the date and the command");
+    choices(c->add_option("--what", o->what, "what to measure (all)"), {"augment", "train", "all"});
+    c->add_option("--device", o->device, "cpu, cuda[:N] or auto");
+    c->add_option("--seconds", o->seconds, "seconds per augmentation measurement")->check(CLI::Range(0.01, 3600.0));
+    c->add_option("--augment-batch", o->augmentBatch, "augmentation batch (4096 on CUDA, 512 on the CPU)")
+        ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+    choices(c->add_option("--arch", o->arch, "network of the training measurement"), {"resnet32", "resnet50", "smallcnn"});
+    c->add_option("--particles", o->particles, "particles M")->check(CLI::Range(int64_t{1}, int64_t{64}));
+    c->add_option("--batch", o->batch, "training batch")->check(CLI::Range(int64_t{1}, int64_t{65536}));
+    c->add_option("--train-seconds", o->trainSeconds, "seconds per training mode (10 on CUDA, 20 on the CPU)")
+        ->check(CLI::Range(0.01, 3600.0));
+    choices(c->add_option("--precision", o->precision, "precision of the fast mode on CUDA"), {"fp16", "bf16", "fp32"});
+    c->add_flag("--no-straightforward", o->noStraightforward, "time the fast mode only");
+    c->add_flag("--no-fused-bn", o->noFusedBn, "switch cuDNN's fused batch norm off (as LBD_FUSED_BN=0)");
+    c->add_flag("--json", o->json, "print the record as JSON");
+    c->add_option("--out", o->out, "also write the record to this JSON file")->type_name("FILE");
+    return {c, [o] { return runBench(*o); }};
 }
 
 } // namespace lbd::cli

@@ -1,27 +1,34 @@
 // `lbd data`: what a long-tailed data set looks like before training on it.
-#include "app/cli/commands.h"
-#include "app/cli/dataoptions.h"
+#include "app/cli/command.h"
+#include "app/cli/configflags.h"
 
 #include "core/data/datapreparation.h"
-#include "core/data/dataspecjson.h"
+#include "core/train/configjson.h"
 #include "core/data/regions.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <numeric>
 
 namespace lbd::cli {
+namespace {
 
-int runData(Args& args)
+struct DataOptions {
+    ConfigFlags flags;
+    bool json = false;
+};
+
+int runData(const DataOptions& o)
 {
-    nlohmann::json data = nlohmann::json::object();
-    applyDataFlags(args, data);
-    const bool json = args.flag("json");
-    args.rejectUnknown();
-
-    const DataSpec spec = dataSpecFromJson(data);
+    const bool json = o.json;
+    nlohmann::json patch = o.flags.patch();
+    const DataSpec spec = trainConfigFromJson(patch.contains("data") ? nlohmann::json{{"data", patch["data"]}}
+                                                                     : nlohmann::json::object(),
+                                              "data options")
+                              .data;
     const PreparedData prepared = prepareData(spec);
     const auto& names = prepared.dataset.classNames;
     const auto thirds = classRegions(prepared.trainCounts, RegionScheme::ThirdsByIndex);
@@ -67,6 +74,17 @@ int runData(Args& args)
     std::printf("regions: 'region' = thirds by class index (head/med/tail, the paper); "
                 "'count' = many (>100) / medium (20-100) / few (<20) training images\n");
     return 0;
+}
+
+} // namespace
+
+Command addDataCommand(CLI::App& lbd)
+{
+    auto o = std::make_shared<DataOptions>();
+    CLI::App* c = lbd.add_subcommand("data", "per-class train / test counts, names and regions of a long-tailed data set");
+    addDataFlags(*c, o->flags);
+    c->add_flag("--json", o->json, "print as JSON");
+    return {c, [o] { return runData(*o); }};
 }
 
 } // namespace lbd::cli

@@ -1,7 +1,7 @@
 // `lbd eval RUN`: re-decide a run's cached probabilities under another utility matrix, rule or
 // defer utility, without retraining; or tune the tail penalty / defer utility on the validation
 // split and report the test split at the tuned value.
-#include "app/cli/commands.h"
+#include "app/cli/command.h"
 #include "app/cli/reportprinter.h"
 
 #include "core/eval/reportjson.h"
@@ -14,20 +14,11 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 namespace lbd::cli {
 namespace {
-
-ResultSplit parseSplit(const std::string& text)
-{
-    if (text == "test") {
-        return ResultSplit::Test;
-    }
-    if (text == "validation" || text == "val") {
-        return ResultSplit::Validation;
-    }
-    throw InputError("--split '" + text + "' is not known (use test or validation)");
-}
 
 void warnOnStderr(const EvaluationReport& report, const std::vector<std::string>& notes)
 {
@@ -39,39 +30,32 @@ void warnOnStderr(const EvaluationReport& report, const std::vector<std::string>
     }
 }
 
-} // namespace
+struct EvalOptions {
+    std::string run;
+    std::optional<std::string> utility;
+    std::optional<std::string> rule;
+    std::optional<double> defer;
+    std::string split = "test";
+    std::optional<std::string> tune;
+    double maxLossPoints = 1.0;
+    double coverage = 0.9;
+    bool json = false;
+};
 
-int runEval(Args& args)
+int runEval(const EvalOptions& o)
 {
-    const auto utilityText = args.value("utility");
-    const auto ruleText = args.value("rule");
-    const auto deferText = args.value("defer");
-    const std::string splitText = args.value("split", "test");
-    const auto tune = args.value("tune");
-    const double maxLossPoints = args.number("max-accuracy-loss", 1.0);
-    const double coverage = args.number("coverage", 0.9);
-    const bool json = args.flag("json");
-    args.rejectUnknown();
-    if (args.positional().size() != 1) {
-        throw InputError("usage: lbd eval RUN_DIR [--utility onehot|tail:c|FILE] [--rule " + decisionRuleNameList()
-                         + "] [--defer r] [--split test|validation] [--tune tail-penalty|defer] [--json]");
-    }
-    const std::string directory = args.positional().front();
-    const ResultSplit split = parseSplit(splitText);
-    if (tune && split != ResultSplit::Test) {
+    const ResultSplit split = o.split == "test" ? ResultSplit::Test : ResultSplit::Validation;
+    if (o.tune && split != ResultSplit::Test) {
         throw InputError("--tune reads the validation split and reports the test split; leave out --split");
     }
-    RunResults results = loadRunResults(directory, split);
+    RunResults results = loadRunResults(o.run, split);
     const std::vector<std::string>& names = results.classNames;
-    UtilityMatrix utility = utilityText ? parseUtilitySpec(*utilityText, names) : results.decisions.decisionUtility;
-    std::string utilityName = utilityText ? *utilityText : results.decisions.decisionDescription;
-    const DecisionRule rule = ruleText ? parseDecisionRule(*ruleText) : results.decisions.rule;
-    std::optional<double> defer = results.decisions.deferUtility;
-    if (deferText) {
-        defer = args.number("defer", 0.0);
-    }
+    UtilityMatrix utility = o.utility ? parseUtilitySpec(*o.utility, names) : results.decisions.decisionUtility;
+    std::string utilityName = o.utility ? *o.utility : results.decisions.decisionDescription;
+    const DecisionRule rule = o.rule ? parseDecisionRule(*o.rule) : results.decisions.rule;
+    std::optional<double> defer = o.defer ? o.defer : results.decisions.deferUtility;
     if (defer && !decisionRuleInfo(rule).supportsDefer) {
-        if (deferText) {
+        if (o.defer) {
             throw InputError("--defer: the " + decisionRuleName(rule) + " rule has no defer option (use expected or argmax)");
         }
         defer.reset(); // the run's own defer utility does not apply to the rule asked for
@@ -79,32 +63,30 @@ int runEval(Args& args)
 
     nlohmann::json tuning;
     std::string tuned;
-    if (tune) {
-        const RunResults validation = loadRunResults(directory, ResultSplit::Validation);
+    if (o.tune) {
+        const RunResults validation = loadRunResults(o.run, ResultSplit::Validation);
         char text[200];
-        if (*tune == "tail-penalty") {
-            const TunedTailPenalty t = tuneTailPenalty(validation, rule, maxLossPoints / 100.0);
+        if (*o.tune == "tail-penalty") {
+            const TunedTailPenalty t = tuneTailPenalty(validation, rule, o.maxLossPoints / 100.0);
             utility = UtilityMatrix::tailSensitive(static_cast<int64_t>(names.size()), t.penalty);
             utilityName = tailSpec(t.penalty);
             std::snprintf(text, sizeof text, "tuned on the validation split (%lld images): c = %g, the lowest FHR curve mean "
                           "within %.2f points of one-hot's validation accuracy", static_cast<long long>(validation.images),
-                          t.penalty, maxLossPoints);
+                          t.penalty, o.maxLossPoints);
             nlohmann::json candidates = nlohmann::json::array();
             for (const auto& c : t.candidates) {
                 candidates.push_back({{"penalty", c.penalty}, {"accuracy", c.accuracy}, {"fhr_curve_mean", c.fhrCurveMean}});
             }
             tuning = {{"what", "tail-penalty"}, {"penalty", t.penalty}, {"max_accuracy_loss", t.maxAccuracyLoss},
                       {"validation_baseline_accuracy", t.baselineAccuracy}, {"candidates", candidates}};
-        } else if (*tune == "defer") {
-            const TunedDeferUtility t = tuneDeferUtility(validation, utility, rule, coverage);
+        } else {
+            const TunedDeferUtility t = tuneDeferUtility(validation, utility, rule, o.coverage);
             defer = t.deferUtility;
             std::snprintf(text, sizeof text, "tuned on the validation split (%lld images): r = %.6g reaches coverage %.2f %% "
                           "(target %.2f %%) with selective accuracy %.2f %%", static_cast<long long>(validation.images),
-                          t.deferUtility, 100 * t.coverage, 100 * coverage, 100 * t.selectiveAccuracy);
-            tuning = {{"what", "defer"}, {"defer_utility", t.deferUtility}, {"target_coverage", coverage},
+                          t.deferUtility, 100 * t.coverage, 100 * o.coverage, 100 * t.selectiveAccuracy);
+            tuning = {{"what", "defer"}, {"defer_utility", t.deferUtility}, {"target_coverage", o.coverage},
                       {"validation_coverage", t.coverage}, {"validation_selective_accuracy", t.selectiveAccuracy}};
-        } else {
-            throw InputError("--tune '" + *tune + "' is not known (use tail-penalty or defer)");
         }
         tuned = text;
         tuning["validation_images"] = validation.images;
@@ -112,12 +94,12 @@ int runEval(Args& args)
 
     const EvaluationReport report = evaluateRunResults(results, utility, rule, defer);
     warnOnStderr(report, results.decisions.notes);
-    if (json) {
+    if (o.json) {
         nlohmann::json out = reportToJson(report);
         out["utility"] = utilityName;
         out["split"] = resultSplitName(split);
         out["notes"] = results.decisions.notes;
-        if (tune) {
+        if (o.tune) {
             out["tuning"] = tuning;
         }
         std::cout << out.dump(2) << '\n';
@@ -125,10 +107,41 @@ int runEval(Args& args)
         if (!tuned.empty()) {
             std::cout << tuned << '\n';
         }
-        printReport(std::cout, report, names,
-                    directory + ", " + resultSplitName(split) + " split, utility " + utilityName);
+        printReport(std::cout, report, names, o.run + ", " + resultSplitName(split) + " split, utility " + utilityName);
     }
     return 0;
+}
+
+} // namespace
+
+Command addEvalCommand(CLI::App& lbd)
+{
+    auto o = std::make_shared<EvalOptions>();
+    CLI::App* c = lbd.add_subcommand("eval", "re-decide a run's cached probabilities under another utility, rule or defer "
+                                             "utility, without retraining; or tune on the validation split");
+    c->add_option("run", o->run, "the run folder")->required()->type_name("RUN_DIR");
+    c->add_option("--utility", o->utility, "decision utility matrix: onehot, tail:<c> or a .csv / .json file (default: the run's)")
+        ->type_name("onehot|tail:<c>|FILE");
+    std::vector<std::string> rules;
+    for (const auto& info : decisionRules()) {
+        rules.push_back(info.name);
+    }
+    rules.push_back("lbd"); // the name of eq7 in run folders from before the registry
+    choices(c->add_option("--rule", o->rule, "decision rule (default: the run's)"), rules);
+    c->add_option("--defer", o->defer, "defer (reject) when the best expected utility is below r (expected / argmax)")
+        ->type_name("r");
+    choices(c->add_option("--split", o->split, "which cached probabilities: test, or validation (runs trained with a "
+                                               "validation split)"),
+            {"test", "validation"});
+    choices(c->add_option("--tune", o->tune, "choose the tail penalty c or the defer utility r on the validation split, "
+                                             "then report the test split"),
+            {"tail-penalty", "defer"});
+    c->add_option("--max-accuracy-loss", o->maxLossPoints, "--tune tail-penalty: validation accuracy budget in points (1)")
+        ->check(CLI::Range(0.0, 100.0));
+    c->add_option("--coverage", o->coverage, "--tune defer: the validation coverage to reach (0.9)")
+        ->check(CLI::Range(1e-6, 1.0));
+    c->add_flag("--json", o->json, "the report as JSON");
+    return {c, [o] { return runEval(*o); }};
 }
 
 } // namespace lbd::cli

@@ -1,5 +1,5 @@
 // `lbd predict RUN IMAGE...`: classify image files with a trained ensemble, with uncertainty.
-#include "app/cli/commands.h"
+#include "app/cli/command.h"
 
 #include "core/infer/predictor.h"
 #include "core/lbd/utilitymatrix.h"
@@ -9,22 +9,30 @@
 
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 namespace lbd::cli {
+namespace {
 
-int runPredict(Args& args)
+struct PredictOptions {
+    std::string run;
+    std::vector<std::string> images;
+    bool json = false;
+    std::string device = "cpu";
+    std::optional<std::string> utilityText;
+    std::optional<std::string> ruleText;
+    std::optional<double> defer;
+    int topK = 5;
+};
+
+int runPredict(const PredictOptions& o)
 {
-    const bool json = args.flag("json");
-    const std::string device = args.value("device", "cpu");
-    const auto utilityText = args.value("utility");
-    const auto ruleText = args.value("rule");
-    const auto deferText = args.value("defer");
-    const int64_t topK = args.integer("top", 5);
-    args.rejectUnknown();
-    if (args.positional().size() < 2) {
-        throw InputError("usage: lbd predict RUN_DIR IMAGE... [--json] [--top K] [--utility U] [--rule R] [--defer r] [--device D]");
-    }
-    Predictor predictor(args.positional().front(), device);
+    const bool json = o.json;
+    const auto& utilityText = o.utilityText;
+    const auto& ruleText = o.ruleText;
+    const int64_t topK = o.topK;
+    Predictor predictor(o.run, o.device);
     for (const std::string& note : predictor.runDecisions().notes) {
         std::cerr << "lbd predict: note: " << note << '\n';
     }
@@ -38,8 +46,8 @@ int runPredict(Args& args)
         }
         predictor.setRule(rule);
     }
-    if (deferText) {
-        predictor.setDeferUtility(args.number("defer", 0.0));
+    if (o.defer) {
+        predictor.setDeferUtility(*o.defer);
     }
     if (const auto warning = decisionRuleWarning(predictor.rule(), predictor.utility())) {
         std::cerr << "lbd predict: warning: " << *warning << '\n';
@@ -47,8 +55,7 @@ int runPredict(Args& args)
     const auto& names = predictor.classNames();
     nlohmann::json out = nlohmann::json::array();
     int failures = 0;
-    for (size_t i = 1; i < args.positional().size(); ++i) {
-        const std::string& path = args.positional()[i];
+    for (const std::string& path : o.images) {
         try {
             const Prediction p = predictor.predictFile(path, static_cast<int>(topK));
             if (json) {
@@ -98,6 +105,28 @@ int runPredict(Args& args)
         std::cout << out.dump(2) << '\n';
     }
     return failures > 0 ? 2 : 0;
+}
+
+} // namespace
+
+Command addPredictCommand(CLI::App& lbd)
+{
+    auto o = std::make_shared<PredictOptions>();
+    CLI::App* c = lbd.add_subcommand("predict", "classify image files with a trained run, with the ensemble's uncertainty");
+    c->add_option("run", o->run, "the run folder")->required()->type_name("RUN_DIR");
+    c->add_option("images", o->images, "image files (PNG, JPEG, ...; any size, grey or colour)")->required()->type_name("IMAGE");
+    c->add_flag("--json", o->json, "the predictions as JSON");
+    c->add_option("--top", o->topK, "classes listed per image (1..1000)")->check(CLI::Range(1, 1000));
+    c->add_option("--utility", o->utilityText, "decision utility: onehot, tail:<c> or a file (default: the run's)")
+        ->type_name("onehot|tail:<c>|FILE");
+    std::vector<std::string> rules;
+    for (const auto& info : decisionRules()) {
+        rules.push_back(info.name);
+    }
+    choices(c->add_option("--rule", o->ruleText, "decision rule (default: the run's)"), rules);
+    c->add_option("--defer", o->defer, "defer (refer to a person) when the best expected utility is below r")->type_name("r");
+    c->add_option("--device", o->device, "cpu, cuda[:N] or auto");
+    return {c, [o] { return runPredict(*o); }};
 }
 
 } // namespace lbd::cli

@@ -1,19 +1,22 @@
-// `lbd train`: train an LBD particle ensemble from a preset, a config file and/or flags.
-#include "app/cli/commands.h"
+// `lbd train`: train an LBD particle ensemble from a preset, a config file and/or options.
+#include "app/cli/command.h"
+#include "app/cli/configflags.h"
 #include "app/cli/progressbar.h"
 #include "app/cli/reportprinter.h"
-#include "app/cli/trainoptions.h"
 
+#include "core/eval/reportjson.h"
 #include "core/train/configjson.h"
 #include "core/train/presets.h"
 #include "core/train/runfolder.h"
+#include "core/train/runsroot.h"
 #include "core/train/trainer.h"
+#include "core/util/atomicfile.h"
 #include "core/util/error.h"
 
 #include <csignal>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 namespace lbd::cli {
 namespace {
@@ -27,48 +30,117 @@ void onInterrupt(int)
     }
 }
 
-std::string defaultRunsRoot()
+struct TrainOptions {
+    std::string preset;
+    std::string config;
+    std::string out;
+    std::string runsDir;
+    std::string resume;
+    bool quiet = false;
+    bool json = false;
+    bool listPresets = false;
+    ConfigFlags flags;
+    CLI::Option* seed = nullptr;
+    CLI::Option* trainSeed = nullptr;
+    CLI::Option* baseline = nullptr;
+    std::string baselineName;
+};
+
+nlohmann::json configJson(const TrainOptions& o)
 {
-    if (const char* env = std::getenv("LBD_RUNS_DIR"); env && *env) {
-        return env;
+    nlohmann::json config;
+    if (!o.config.empty()) {
+        try {
+            config = nlohmann::json::parse(readTextFile(o.config));
+        } catch (const nlohmann::json::exception& error) {
+            throw InputError(o.config + ": not valid JSON (" + error.what() + ")");
+        }
+        if (!config.is_object()) {
+            throw InputError(o.config + ": must be a JSON object of settings");
+        }
+    } else {
+        config = loadPresetJson(o.preset.empty() ? "quick-cpu" : o.preset);
     }
-    const char* home = std::getenv("HOME");
-    return std::string(home && *home ? home : ".") + "/LBDStudio/runs";
+    nlohmann::json patch = o.flags.patch();
+    // --seed draws the split and, unless --train-seed says otherwise, seeds the training too.
+    if (o.seed->count() > 0 && o.trainSeed->count() == 0 && !o.flags.given("train.seed")) {
+        patch["train"]["seed"] = patch["data"]["seed"];
+    }
+    // --baseline replaces what the method defines (and the particle count, unless --particles is
+    // given too); the preset's other values (alpha, tau, the utility, ...) stay.
+    if (o.baseline->count() > 0) {
+        patch["objective"]["baseline"] = o.baselineName;
+        if (config.contains("model") && config["model"].is_object() && !o.flags.given("model.particles")) {
+            config["model"].erase("particles");
+        }
+        if (config.contains("objective") && config["objective"].is_object()) {
+            for (const std::string& key : baselineObjectiveKeys()) {
+                config["objective"].erase(key);
+            }
+        }
+    }
+    mergeJson(config, patch);
+    return config;
 }
 
-} // namespace
-
-int runTrain(Args& args)
+int printPresets()
 {
-    if (args.flag("list-presets")) {
-        args.rejectUnknown();
-        for (const auto& preset : listPresets()) {
-            std::cout << preset.name << "\n    " << preset.description << "\n";
-        }
-        return 0;
+    for (const auto& preset : listPresets()) {
+        std::cout << preset.name << "\n    " << preset.description << "\n";
     }
-    const auto resumeDirectory = args.value("resume");
-    const bool quiet = args.flag("quiet");
-    const auto out = args.value("out");
-    const std::string runsRoot = args.value("runs-dir", defaultRunsRoot());
+    return 0;
+}
+
+// --resume RUN [--epochs N]: the run's own config.json; only the epoch count may grow.
+std::string prepareResume(const TrainOptions& o)
+{
+    for (const std::string& key : o.flags.givenKeys()) {
+        if (key != "train.epochs") {
+            throw InputError("--resume continues the run with its own config.json; only --epochs can change (got a value "
+                             "for " + key + ")");
+        }
+    }
+    if (!o.preset.empty() || !o.config.empty() || !o.out.empty() || o.baseline->count() > 0) {
+        throw InputError("--resume cannot be combined with --preset, --config, --out or --baseline");
+    }
+    if (o.flags.given("train.epochs")) {
+        const RunFolder folder(o.resume);
+        TrainConfig config = loadTrainConfig(folder.path(RunFolder::kConfig));
+        const int epochs = o.flags.patch()["train"]["epochs"].get<int>();
+        const nlohmann::json status = folder.exists(RunFolder::kStatus) ? folder.readJson(RunFolder::kStatus) : nlohmann::json();
+        const int done = status.value("checkpoint_epoch", status.value("epochs_done", 0));
+        if (epochs < done) {
+            throw InputError("--epochs " + std::to_string(epochs) + ": the run already trained " + std::to_string(done)
+                             + " epochs");
+        }
+        config.train.epochs = epochs;
+        config.validate();
+        folder.writeJson(RunFolder::kConfig, toJson(config));
+    }
+    return o.resume;
+}
+
+int runTrain(TrainOptions& o)
+{
+    if (o.listPresets) {
+        return printPresets();
+    }
     TrainConfig config;
     std::string directory;
-    if (resumeDirectory) {
-        directory = *resumeDirectory;
-        args.rejectUnknown();
+    const bool resume = !o.resume.empty();
+    if (resume) {
+        directory = prepareResume(o);
     } else {
-        const nlohmann::json json = trainConfigJsonFromArgs(args);
-        args.rejectUnknown();
-        config = trainConfigFromJson(json, "config");
-        directory = out ? *out : newRunDirectory(runsRoot, config.name);
+        config = trainConfigFromJson(configJson(o), o.config.empty() ? "preset" : o.config);
+        directory = !o.out.empty() ? o.out : newRunDirectory(o.runsDir.empty() ? defaultRunsRoot() : o.runsDir, config.name);
         std::error_code ec;
         if (std::filesystem::exists(std::filesystem::path(directory) / RunFolder::kCheckpoint, ec)) {
             throw InputError(directory + ": already holds a run (use --resume " + directory + " or another --out)");
         }
     }
 
-    Trainer trainer(config, directory, resumeDirectory.has_value());
-    ProgressBar progress(quiet);
+    Trainer trainer(config, directory, resume);
+    ProgressBar progress(o.quiet);
     TrainingCallbacks callbacks;
     callbacks.onBatch = [&](const BatchProgress& p) { progress.batch(p); };
     callbacks.onEpoch = [&](const EpochMetrics& m) { progress.epoch(m); };
@@ -90,28 +162,105 @@ int runTrain(Args& args)
     std::signal(SIGTERM, SIG_DFL);
 
     if (result.alreadyFinished) {
-        std::cout << "nothing to do: " << directory << " already finished all " << result.epochsCompleted
+        std::cerr << "nothing to do: " << directory << " already finished all " << result.epochsCompleted
                   << " epochs (lbd eval " << directory << " shows its results)\n";
         return 0;
     }
     if (result.finalReport) {
         const RunFolder folder(directory);
-        const auto manifest = folder.readJson(RunFolder::kManifest);
-        printReport(std::cout, *result.finalReport, manifest.at("class_names").get<std::vector<std::string>>(),
-                    "test set after " + std::to_string(result.epochsCompleted) + " epochs");
+        if (o.json) {
+            std::cout << folder.readJson(RunFolder::kReport).dump(2) << '\n';
+        } else {
+            const auto manifest = folder.readJson(RunFolder::kManifest);
+            printReport(std::cout, *result.finalReport, manifest.at("class_names").get<std::vector<std::string>>(),
+                        "test set after " + std::to_string(result.epochsCompleted) + " epochs");
+        }
         for (const std::string& warning : result.finalReport->warnings) {
             std::cerr << "lbd train: warning: " << warning << '\n';
         }
     }
+    std::ostream& said = o.json ? std::cerr : std::cout;
     if (!result.stopped) {
-        std::cout << "run folder: " << directory << '\n';
+        said << "run folder: " << directory << '\n';
     } else if (result.checkpointEpoch > 0) {
-        std::cout << "stopped; lbd train --resume " << directory << " continues after epoch " << result.checkpointEpoch
-                  << " (its checkpoint)\n";
+        said << "stopped; lbd train --resume " << directory << " continues after epoch " << result.checkpointEpoch
+             << " (its checkpoint)\n";
     } else {
-        std::cout << "stopped before the first checkpoint: " << directory << " cannot be resumed\n";
+        said << "stopped before the first checkpoint: " << directory << " cannot be resumed\n";
     }
     return result.stopped ? 130 : 0;
+}
+
+} // namespace
+
+Command addTrainCommand(CLI::App& lbd)
+{
+    auto o = std::make_shared<TrainOptions>();
+    CLI::App* c = lbd.add_subcommand("train", "train an LBD particle ensemble from a preset, a config file and options");
+    c->footer("Every config key can be set with --set KEY=VALUE; the options above are shortcuts for the common ones.\n"
+              "Exit status: 0 trained, 1 the run failed (the last good checkpoint is kept), 2 bad input, 130 stopped "
+              "(--resume RUN continues from the last checkpoint).");
+    const std::string run = "Run";
+    auto* preset = c->add_option("--preset", o->preset, "start from a shipped preset (lbd train --list-presets)")->group(run);
+    choices(preset, [] {
+        std::vector<std::string> names;
+        for (const auto& p : listPresets()) {
+            names.push_back(p.name);
+        }
+        return names;
+    }());
+    c->add_option("--config", o->config, "start from a config file (a run's config.json reruns it)")
+        ->group(run)
+        ->type_name("FILE")
+        ->excludes(preset);
+    c->add_option("--out", o->out, "the run folder (default: a new folder under the runs folder)")->group(run)->type_name("DIR");
+    c->add_option("--runs-dir", o->runsDir, "the runs folder (default: $LBD_RUNS_DIR, the app's choice, ~/LBDStudio/runs)")
+        ->group(run)
+        ->type_name("DIR");
+    c->add_option("--resume", o->resume, "continue a stopped or failed run from its last checkpoint (with --epochs N: train "
+                                         "up to epoch N)")
+        ->group(run)
+        ->type_name("RUN_DIR");
+    c->add_flag("--list-presets", o->listPresets, "list the shipped presets and exit")->group(run);
+    c->add_flag("--quiet", o->quiet, "no progress output")->group(run);
+    c->add_flag("--json", o->json, "print the final report.json on stdout (messages go to stderr)")->group(run);
+
+    ConfigFlags& f = o->flags;
+    f.add(*c, "--name", "name")->group(run);
+    const std::string training = "Training";
+    f.add(*c, "--device", "train.device")->group(training);
+    f.add(*c, "--epochs", "train.epochs")->group(training);
+    f.add(*c, "--batch-size", "train.batch_size")->group(training);
+    f.add(*c, "--eval-every", "train.eval_every")->group(training);
+    f.add(*c, "--checkpoint-every", "train.checkpoint_every")->group(training);
+    f.add(*c, "--threads", "train.threads")->group(training);
+    o->trainSeed = f.add(*c, "--train-seed", "train.seed")->group(training);
+    f.add(*c, "--precision", "train.precision")->group(training);
+    f.addSwitch(*c, "--no-cuda-graph", "train.cuda_graph", false, "do not capture the step in a CUDA graph")->group(training);
+    f.add(*c, "--lr", "optimizer.lr")->group(training);
+    f.add(*c, "--weight-decay", "optimizer.weight_decay")->group(training);
+    const std::string model = "Model and objective";
+    f.add(*c, "--arch", "model.arch")->group(model);
+    f.add(*c, "--particles", "model.particles")->group(model);
+    o->baseline = c->add_option("--baseline", o->baselineName,
+                                "a method of the paper's comparisons: sets its switches and particle count, keeps the rest")
+                      ->group(model);
+    choices(o->baseline, {"lbd", "ce", "cb", "ldam-drw", "ensemble"});
+    f.add(*c, "--discrepancy", "objective.discrepancy")->group(model);
+    f.add(*c, "--drw-epoch", "objective.drw_epoch")->group(model);
+    f.add(*c, "--alpha", "objective.alpha")->group(model);
+    f.add(*c, "--tau", "objective.tau")->group(model);
+    f.add(*c, "--train-utility", "objective.utility")->group(model);
+    f.add(*c, "--utility-form", "objective.utility_form")->group(model);
+    const std::string decisions = "Decisions";
+    f.add(*c, "--utility", "decision.utility")->group(decisions);
+    f.add(*c, "--rule", "decision.rule")->group(decisions);
+    f.add(*c, "--defer", "decision.defer")->group(decisions);
+    addDataFlags(*c, f);
+    o->seed = c->get_option("--seed");
+    o->seed->description(o->seed->get_description() + "; also seeds the training unless --train-seed is given");
+    f.addSet(*c)->group("Any setting");
+    return {c, [o] { return runTrain(*o); }};
 }
 
 } // namespace lbd::cli

@@ -24,10 +24,8 @@ LoadedRun loadRun(const std::string& directory, const torch::Device& device)
     run.directory = directory;
     run.config = loadTrainConfig(folder.path(RunFolder::kConfig));
     run.manifest = readRunManifest(folder);
-    run.modelSpec = run.config.model;
-    run.modelSpec.inputChannels = run.manifest.imageFormat.channels;
-    run.modelSpec.numClasses = static_cast<int64_t>(run.manifest.classNames.size());
-    run.modelSpec.inputSize = run.manifest.inputSize;
+    run.modelSpec = runModelSpec(run.config, run.manifest.imageFormat.channels,
+                                 static_cast<int64_t>(run.manifest.classNames.size()));
     run.decisions = openRunDecisions(run.config, run.manifest.classNames, folder.path(RunFolder::kConfig));
     run.model = makeParticleModel(run.modelSpec);
     run.epoch = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *run.model, nullptr).epoch;

@@ -69,6 +69,8 @@ TORCH_MODULE(ParticleConvBn);
 // CIFAR ResNet BasicBlock (two 3x3 convolutions) with the option-A shortcut.
 class ParticleBasicBlockImpl : public torch::nn::Module {
 public:
+    static constexpr int64_t kExpansion = 1;
+
     ParticleBasicBlockImpl(int64_t particles, int64_t inPlanes, int64_t planes, int64_t stride,
                            bool sharedInput);
 

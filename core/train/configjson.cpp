@@ -1,16 +1,124 @@
 #include "core/train/configjson.h"
 
-#include "core/data/dataspecjson.h"
 #include "core/eval/decisionrule.h"
 #include "core/lbd/utilitysetting.h"
+#include "core/train/configfields.h"
 #include "core/util/atomicfile.h"
-#include "core/util/jsonread.h"
+#include "core/util/error.h"
 
 #include <nlohmann/json.hpp>
 
 namespace lbd {
+namespace {
 
-void mergeJson(nlohmann::json& base, const nlohmann::json& patch)
+using nlohmann::json;
+
+json::json_pointer pointerOf(const std::string& key)
+{
+    std::string pointer = "/" + key;
+    for (char& c : pointer) {
+        c = c == '.' ? '/' : c;
+    }
+    return json::json_pointer(pointer);
+}
+
+void setField(const ConfigField& field, TrainConfig& config, const json& value)
+{
+    try {
+        field.write(config, value);
+    } catch (const InputError& error) {
+        throw InputError(field.key + " " + error.what());
+    }
+}
+
+// Keys that configs written by earlier versions hold and that the table no longer has. Read
+// before the table so that the current keys win where a config has both:
+// - train.bf16 (before train.precision): false meant fp32;
+// - train.utility / train.decision_rule (before training and decision utilities were separate):
+//   one matrix for both, "lbd" for Eq. 7, and a utility term of the paper's form.
+void readLegacyKeys(json& root, TrainConfig& config)
+{
+    if (!root.contains("train") || !root["train"].is_object()) {
+        return;
+    }
+    json& train = root["train"];
+    const auto lacks = [&](const char* section, const char* key) {
+        return !root.contains(section) || !root[section].is_object() || !root[section].contains(key);
+    };
+    if (train.contains("bf16")) {
+        if (!train["bf16"].is_boolean()) {
+            throw InputError("train.bf16 must be true or false");
+        }
+        if (!train.contains("precision")) {
+            config.train.precision = train["bf16"].get<bool>() ? Precision::Bf16 : Precision::Fp32;
+        }
+        train.erase("bf16");
+    }
+    if (train.contains("utility")) {
+        if (!train["utility"].is_string()) {
+            throw InputError("train.utility must be a string");
+        }
+        const UtilitySetting utility = utilityFromSpec(train["utility"].get<std::string>());
+        if (lacks("objective", "utility")) {
+            config.objective.utility = utility;
+        }
+        if (lacks("objective", "utility_form")) {
+            config.objective.utilityForm = UtilityForm::Paper;
+        }
+        if (lacks("decision", "utility")) {
+            config.decision.utility = utility;
+        }
+        train.erase("utility");
+    }
+    if (train.contains("decision_rule")) {
+        if (!train["decision_rule"].is_string()) {
+            throw InputError("train.decision_rule must be a string");
+        }
+        const std::string rule = train["decision_rule"].get<std::string>();
+        if (lacks("decision", "rule")) {
+            try {
+                config.decision.rule = parseDecisionRule(rule);
+            } catch (const InputError& error) {
+                throw InputError(std::string("train.decision_rule: ") + error.what());
+            }
+        }
+        train.erase("decision_rule");
+    }
+}
+
+// A section of the table ("data", "data.synthetic"): some field's key starts with it.
+bool isSection(const std::string& key)
+{
+    for (const ConfigField& field : configFields()) {
+        if (field.key.size() > key.size() && field.key.compare(0, key.size(), key) == 0 && field.key[key.size()] == '.') {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Walks the object: a key of the table is set, a section is descended into, anything else is
+// unknown (so a deeply nested or misspelt object stops at its first unknown key).
+void readFields(const json& object, const std::string& prefix, TrainConfig& config)
+{
+    for (const auto& item : object.items()) {
+        const std::string key = prefix.empty() ? item.key() : prefix + "." + item.key();
+        if (const ConfigField* field = findConfigField(key)) {
+            setField(*field, config, item.value());
+        } else if (isSection(key)) {
+            if (!item.value().is_object()) {
+                throw InputError(key + " must be an object of settings");
+            }
+            readFields(item.value(), key, config);
+        } else {
+            throw InputError(key + " is not a known setting");
+        }
+    }
+}
+
+} // namespace
+
+void mergeJson(json& base, const json& patch)
 {
     if (!base.is_object() || !patch.is_object()) {
         base = patch;
@@ -25,256 +133,62 @@ void mergeJson(nlohmann::json& base, const nlohmann::json& patch)
     }
 }
 
-nlohmann::json toJson(const TrainConfig& config)
+json toJson(const TrainConfig& config)
 {
-    const auto& o = config.objective;
-    const auto& a = config.augment;
-    const auto& m = config.model;
-    const auto& p = config.optimizer;
-    const auto& t = config.train;
-    return {{"name", config.name},
-            {"description", config.description},
-            {"data", toJson(config.data)},
-            {"augment",
-             {{"enabled", a.enabled},
-              {"padding", a.padding},
-              {"flip", a.horizontalFlip},
-              {"rotation", a.maxRotationDegrees},
-              {"output_size", a.outputSize}}},
-            {"model", {{"arch", m.arch}, {"particles", m.particles}, {"scale", m.cosineScale}}},
-            {"objective",
-             {{"discrepancy", discrepancyKindName(o.discrepancy.kind)},
-              {"beta", o.discrepancy.beta},
-              {"gamma", o.discrepancy.gamma},
-              {"drw_epoch", o.drwEpoch},
-              {"ldam_margins", o.ldamMargins},
-              {"max_margin", o.maxMargin},
-              {"utility_term", o.utilityTerm},
-              {"utility", toJson(o.utility)},
-              {"utility_form", utilityFormName(o.utilityForm)},
-              {"alpha", o.alpha},
-              {"utility_after_drw_only", o.utilityAfterDrwOnly},
-              {"repulsive", o.repulsive},
-              {"tau", o.tau},
-              {"eps", o.eps}}},
-            {"optimizer",
-             {{"lr", p.learningRate},
-              {"momentum", p.momentum},
-              {"nesterov", p.nesterov},
-              {"weight_decay", p.weightDecay},
-              {"warmup_epochs", p.warmupEpochs},
-              {"decay_epochs", p.decayEpochs},
-              {"decay_factors", p.decayFactors}}},
-            {"train",
-             {{"epochs", t.epochs},
-              {"batch_size", t.batchSize},
-              {"eval_every", t.evalEvery},
-              {"checkpoint_every", t.checkpointEvery},
-              {"device", t.device},
-              {"precision", t.precision},
-              {"channels_last", t.channelsLast},
-              {"cuda_graph", t.cudaGraph},
-              {"seed", t.seed},
-              {"threads", t.threads}}},
-            {"decision",
-             {{"utility", toJson(config.decision.utility)},
-              {"rule", decisionRuleName(config.decision.rule)},
-              {"defer", config.decision.deferUtility ? nlohmann::json(*config.decision.deferUtility)
-                                                     : nlohmann::json(nullptr)}}}};
-}
-
-namespace {
-
-// InputErrors from a parse*() helper get the key prefixed.
-template <typename Parse>
-auto parseNamed(const JsonReader& reader, const std::string& key, Parse parse)
-{
-    try {
-        return parse();
-    } catch (const InputError& error) {
-        throw InputError(reader.key(key) + ": " + error.what());
-    }
-}
-
-void readObjective(const nlohmann::json& json, TrainConfig& config, const std::string& context)
-{
-    JsonReader reader(json, context);
-    auto& o = config.objective;
-    if (reader.has("baseline")) {
-        std::string name;
-        reader.read("baseline", name);
-        const Baseline baseline = parseNamed(reader, "baseline", [&] { return parseBaseline(name); });
-        // Only what the method defines: alpha, tau and the rest of the preset stay.
-        applyBaseline(baseline, config.train.epochs, o, config.model.particles);
-    }
-    std::string kind = discrepancyKindName(o.discrepancy.kind);
-    reader.read("discrepancy", kind);
-    o.discrepancy.kind = parseNamed(reader, "discrepancy", [&] { return parseDiscrepancyKind(kind); });
-    reader.read("beta", o.discrepancy.beta);
-    reader.read("gamma", o.discrepancy.gamma);
-    reader.read("drw_epoch", o.drwEpoch);
-    reader.read("ldam_margins", o.ldamMargins);
-    reader.read("max_margin", o.maxMargin);
-    reader.read("utility_term", o.utilityTerm);
-    if (reader.has("utility")) {
-        o.utility = utilitySettingFromJson(reader.child("utility"), reader.key("utility"));
-    }
-    std::string form = utilityFormName(o.utilityForm);
-    reader.read("utility_form", form);
-    o.utilityForm = parseNamed(reader, "utility_form", [&] { return parseUtilityForm(form); });
-    reader.read("alpha", o.alpha);
-    reader.read("utility_after_drw_only", o.utilityAfterDrwOnly);
-    reader.read("repulsive", o.repulsive);
-    reader.read("tau", o.tau);
-    reader.read("eps", o.eps);
-    reader.rejectUnknown();
-    try {
-        o.validate();
-    } catch (const InputError& error) {
-        throw InputError(context + ": " + error.what());
-    }
-}
-
-void readDecision(const nlohmann::json& json, DecisionSpec& decision, const std::string& context)
-{
-    JsonReader reader(json, context);
-    if (reader.has("utility")) {
-        decision.utility = utilitySettingFromJson(reader.child("utility"), reader.key("utility"));
-    }
-    std::string rule = decisionRuleName(decision.rule);
-    reader.read("rule", rule);
-    decision.rule = parseNamed(reader, "rule", [&] { return parseDecisionRule(rule); });
-    reader.read("defer", decision.deferUtility); // null: no defer option
-    reader.rejectUnknown();
-    if (decision.deferUtility && !decisionRuleInfo(decision.rule).supportsDefer) {
-        throw InputError(reader.key("defer") + ": the " + decisionRuleName(decision.rule)
-                         + " rule has no defer option (use expected or argmax)");
-    }
-}
-
-// Configs written before training and decision utilities were separate had one setting,
-// train.utility, used by both, and train.decision_rule ("lbd" = Eq. 7); they trained with the
-// utility term of the paper's form. The new keys win where a config has both.
-void readLegacyUtility(JsonReader& train, TrainConfig& config, const nlohmann::json& root)
-{
-    std::string utility;
-    std::string rule;
-    train.read("utility", utility);
-    train.read("decision_rule", rule);
-    const nlohmann::json* objective = root.contains("objective") ? &root.at("objective") : nullptr;
-    const nlohmann::json* decision = root.contains("decision") ? &root.at("decision") : nullptr;
-    const auto lacks = [](const nlohmann::json* object, const char* key) {
-        return object == nullptr || !object->is_object() || !object->contains(key);
-    };
-    if (!utility.empty()) {
-        if (lacks(objective, "utility")) {
-            config.objective.utility = utilityFromSpec(utility);
-        }
-        if (lacks(objective, "utility_form")) {
-            config.objective.utilityForm = UtilityForm::Paper;
-        }
-        if (lacks(decision, "utility")) {
-            config.decision.utility = utilityFromSpec(utility);
+    json out = json::object();
+    for (const ConfigField& field : configFields()) {
+        if (!field.written || field.written(config)) {
+            out[pointerOf(field.key)] = field.read(config);
         }
     }
-    if (!rule.empty() && lacks(decision, "rule")) {
-        config.decision.rule = parseNamed(train, "decision_rule", [&] { return parseDecisionRule(rule); });
-    }
+    return out;
 }
 
-} // namespace
-
-TrainConfig trainConfigFromJson(const nlohmann::json& json, const std::string& source)
+TrainConfig trainConfigFromJson(const json& input, const std::string& source)
 {
+    if (!input.is_object()) {
+        throw InputError(source + " must be a JSON object of settings (found " + std::string(input.type_name()) + ")");
+    }
+    json root = input;
     TrainConfig config;
-    JsonReader root(json, source);
-    root.read("name", config.name);
-    root.read("description", config.description);
-    if (root.has("data")) {
-        config.data = dataSpecFromJson(root.child("data"), "data");
-    }
-    // train before objective: a baseline preset needs the number of epochs (DRW at 80%);
-    // objective before model: a baseline sets the particle count, which model.particles overrides.
-    if (root.has("train")) {
-        JsonReader reader(root.child("train"), "train");
-        auto& t = config.train;
-        reader.read("epochs", t.epochs);
-        reader.read("batch_size", t.batchSize);
-        reader.read("eval_every", t.evalEvery);
-        reader.read("checkpoint_every", t.checkpointEvery);
-        reader.read("device", t.device);
-        if (reader.has("bf16") && !reader.has("precision")) { // configs written before "precision"
-            bool bf16 = true;
-            reader.read("bf16", bf16);
-            t.precision = bf16 ? "bf16" : "fp32";
-        } else {
-            reader.read("precision", t.precision);
-            bool ignored = true;
-            reader.read("bf16", ignored); // "precision" wins when a config has both
+    readLegacyKeys(root, config);
+    // A baseline sets what its method defines (applyBaseline) from the number of epochs; the
+    // other keys, read after it, override it.
+    std::optional<std::string> baseline;
+    if (root.contains("objective") && root["objective"].is_object() && root["objective"].contains("baseline")) {
+        if (!root["objective"]["baseline"].is_string()) {
+            throw InputError("objective.baseline must be a string");
         }
-        reader.read("channels_last", t.channelsLast);
-        reader.read("cuda_graph", t.cudaGraph);
-        reader.read("seed", t.seed);
-        reader.read("threads", t.threads);
-        readLegacyUtility(reader, config, json);
-        reader.rejectUnknown();
+        baseline = root["objective"]["baseline"].get<std::string>();
+        root["objective"].erase("baseline");
     }
-    if (root.has("augment")) {
-        JsonReader reader(root.child("augment"), "augment");
-        auto& a = config.augment;
-        reader.read("enabled", a.enabled);
-        reader.read("padding", a.padding);
-        reader.read("flip", a.horizontalFlip);
-        reader.read("rotation", a.maxRotationDegrees);
-        reader.read("output_size", a.outputSize);
-        reader.rejectUnknown();
-    }
-    if (root.has("objective")) {
-        readObjective(root.child("objective"), config, "objective");
-    }
-    if (root.has("decision")) {
-        readDecision(root.child("decision"), config.decision, "decision");
-    }
-    if (root.has("model")) {
-        JsonReader reader(root.child("model"), "model");
-        reader.read("arch", config.model.arch);
-        reader.read("particles", config.model.particles);
-        reader.read("scale", config.model.cosineScale);
-        reader.rejectUnknown();
-    }
-    if (root.has("optimizer")) {
-        JsonReader reader(root.child("optimizer"), "optimizer");
-        auto& p = config.optimizer;
-        reader.read("lr", p.learningRate);
-        reader.read("momentum", p.momentum);
-        reader.read("nesterov", p.nesterov);
-        reader.read("weight_decay", p.weightDecay);
-        reader.read("warmup_epochs", p.warmupEpochs);
-        if (reader.has("decay_epochs")) {
-            std::vector<double> epochs;
-            reader.read("decay_epochs", epochs);
-            p.decayEpochs.assign(epochs.begin(), epochs.end());
+    if (baseline) {
+        if (root.contains("train") && root["train"].is_object() && root["train"].contains("epochs")) {
+            setField(*findConfigField("train.epochs"), config, root["train"]["epochs"]);
         }
-        reader.read("decay_factors", p.decayFactors);
-        reader.rejectUnknown();
+        try {
+            applyBaseline(parseBaseline(*baseline), config.train.epochs, config.objective, config.model.particles);
+        } catch (const InputError& error) {
+            throw InputError(std::string("objective.baseline: ") + error.what());
+        }
     }
-    root.rejectUnknown();
+    // The synthetic images' seed follows the data seed unless a config names it.
+    const bool syntheticSeedGiven = root.contains("data") && root["data"].is_object() && root["data"].contains("synthetic")
+        && root["data"]["synthetic"].is_object() && root["data"]["synthetic"].contains("seed");
+    readFields(root, "", config);
+    if (!syntheticSeedGiven) {
+        config.data.synthetic.seed = config.data.longTail.seed;
+    }
     config.validate();
     return config;
 }
 
-const std::vector<std::string>& baselineObjectiveKeys()
-{
-    static const std::vector<std::string> keys = {"discrepancy", "drw_epoch", "ldam_margins", "utility_term", "repulsive"};
-    return keys;
-}
-
 TrainConfig loadTrainConfig(const std::string& path)
 {
-    nlohmann::json json;
+    json json;
     try {
-        json = nlohmann::json::parse(readTextFile(path));
-    } catch (const nlohmann::json::exception& error) {
+        json = json::parse(readTextFile(path));
+    } catch (const json::exception& error) {
         throw InputError(path + ": not valid JSON (" + error.what() + ")");
     }
     try {
@@ -282,6 +196,12 @@ TrainConfig loadTrainConfig(const std::string& path)
     } catch (const InputError& error) {
         throw InputError(path + ": " + error.what());
     }
+}
+
+const std::vector<std::string>& baselineObjectiveKeys()
+{
+    static const std::vector<std::string> keys = {"discrepancy", "drw_epoch", "ldam_margins", "utility_term", "repulsive"};
+    return keys;
 }
 
 ObjectiveSpec trainingObjective(const TrainConfig& config, const UtilityMatrix& trainingUtility)
@@ -292,20 +212,56 @@ ObjectiveSpec trainingObjective(const TrainConfig& config, const UtilityMatrix& 
     return spec;
 }
 
+ModelSpec runModelSpec(const TrainConfig& config, int64_t inputChannels, int64_t classCount)
+{
+    ModelSpec spec = config.model;
+    spec.inputChannels = inputChannels;
+    spec.numClasses = classCount;
+    spec.inputSize = config.augment.outputSize;
+    return spec;
+}
+
+std::string precisionName(Precision precision)
+{
+    switch (precision) {
+    case Precision::Fp16: return "fp16";
+    case Precision::Bf16: return "bf16";
+    case Precision::Fp32: return "fp32";
+    }
+    return "fp32";
+}
+
+Precision parsePrecision(const std::string& text)
+{
+    for (const Precision precision : {Precision::Fp16, Precision::Bf16, Precision::Fp32}) {
+        if (precisionName(precision) == text) {
+            return precision;
+        }
+    }
+    throw InputError("'" + text + "' is not a precision (use fp16, bf16 or fp32)");
+}
+
 void TrainConfig::validate() const
 {
     const auto fail = [](const std::string& message) { throw InputError(message); };
-    data.validate();
+    try {
+        data.validate();
+    } catch (const InputError& error) {
+        throw InputError(std::string("data.") + error.what());
+    }
     model.validate();
-    objective.validate();
-    if (train.epochs < 1) fail("train.epochs must be at least 1, got " + std::to_string(train.epochs));
+    try {
+        objective.validate();
+    } catch (const InputError& error) {
+        throw InputError(std::string("objective: ") + error.what());
+    }
+    if (train.epochs < 1 || train.epochs > kMaxEpochs) {
+        fail("train.epochs must be in 1.." + std::to_string(kMaxEpochs) + ", got " + std::to_string(train.epochs));
+    }
     if (train.batchSize < 1 || train.batchSize > 65536) fail("train.batch_size must be in 1..65536, got " + std::to_string(train.batchSize));
     if (train.evalEvery < 1) fail("train.eval_every must be at least 1");
     if (train.checkpointEvery < 1) fail("train.checkpoint_every must be at least 1");
-    if (train.threads < 0) fail("train.threads must not be negative");
-    if (train.precision != "fp16" && train.precision != "bf16" && train.precision != "fp32") {
-        fail("train.precision must be fp16, bf16 or fp32, got '" + train.precision + "'");
-    }
+    if (train.threads < 0 || train.threads > 1024) fail("train.threads must be in 0..1024");
     if (!(optimizer.learningRate > 0)) fail("optimizer.lr must be positive");
     if (!(optimizer.momentum >= 0 && optimizer.momentum < 1)) fail("optimizer.momentum must be in [0, 1)");
     if (!(optimizer.weightDecay >= 0)) fail("optimizer.weight_decay must not be negative");
@@ -318,7 +274,13 @@ void TrainConfig::validate() const
     }
     if (augment.padding < 0 || augment.padding > 64) fail("augment.padding must be in 0..64");
     if (!(augment.maxRotationDegrees >= 0 && augment.maxRotationDegrees <= 180)) fail("augment.rotation must be in [0, 180] degrees");
-    if (augment.outputSize < 8) fail("augment.output_size must be at least 8");
+    if (augment.outputSize < 8 || augment.outputSize > 1024) fail("augment.output_size must be in 8..1024");
+    if (decision.deferUtility && !decisionRuleInfo(decision.rule).supportsDefer) {
+        fail("decision.defer: the " + decisionRuleName(decision.rule) + " rule has no defer option (use expected or argmax)");
+    }
+    if (decision.deferUtility && std::abs(*decision.deferUtility) > kMaxUtilityMagnitude) {
+        fail("decision.defer must be between -1e6 and 1e6");
+    }
 }
 
 } // namespace lbd

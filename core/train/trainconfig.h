@@ -25,15 +25,22 @@ struct OptimizerSpec {
     std::vector<double> decayFactors = {0.01, 0.0001}; // ... lr is multiplied by these
 };
 
+// Mixed precision on CUDA (ignored on the CPU): fp16 autocast with loss scaling on the device (the
+// fastest on tensor-core GPUs, speed.md), bf16 autocast, or plain fp32.
+enum class Precision { Fp16, Bf16, Fp32 };
+std::string precisionName(Precision precision);        // "fp16", "bf16", "fp32"
+Precision parsePrecision(const std::string& text);     // throws InputError naming the text
+
+// Upper limits that keep a typo from starting a run of years (lbd train --epochs 99999999999).
+inline constexpr int kMaxEpochs = 100000;
+
 struct TrainSettings {
     int epochs = 200;
     int64_t batchSize = 128;
     int evalEvery = 10;        // evaluate on the test set every K epochs (and at the end)
     int checkpointEvery = 1;   // epochs between atomic checkpoints
     std::string device = "auto";
-    // Mixed precision on CUDA (ignored on the CPU): "fp16" (autocast with loss scaling on the
-    // device), "bf16" (autocast) or "fp32". fp16 is the fastest on tensor-core GPUs (speed.md).
-    std::string precision = "fp16";
+    Precision precision = Precision::Fp16;
     bool channelsLast = true;  // on CUDA
     bool cudaGraph = true;     // capture the training step in a CUDA graph (CUDA only)
     uint64_t seed = 0;         // model initialisation, batch order and augmentation
@@ -68,5 +75,9 @@ struct TrainConfig {
 // LDAM margin scale taken from the model's cosine scale (margins are s * m_y in the logits' own
 // units; the published code hard-codes s = 30).
 ObjectiveSpec trainingObjective(const TrainConfig& config, const UtilityMatrix& trainingUtility);
+
+// The model a run trains (and a reopened run rebuilds): config.model completed by the data
+// (input channels, class count) and the augmentation's output size.
+ModelSpec runModelSpec(const TrainConfig& config, int64_t inputChannels, int64_t classCount);
 
 } // namespace lbd

@@ -64,9 +64,7 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     const bool cuda = device.is_cuda();
     compat::ScopedSideStream stream(device, fast && cuda);
     TrainStepOptions stepOptions;
-    const torch::ScalarType autocast = options.precision == "fp16" ? torch::kHalf
-                                       : options.precision == "bf16" ? torch::kBFloat16
-                                                                     : torch::kFloat32;
+    const torch::ScalarType autocast = autocastTypeFor(options.precision, device);
     stepOptions.autocast = fast && cuda ? autocast : torch::kFloat32;
     stepOptions.cudaGraph = fast && cuda;
     stepOptions.separateParticles = !fast;

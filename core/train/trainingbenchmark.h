@@ -3,6 +3,8 @@
 // fused particle model, full LBD objective, flat SGD, mixed precision + CUDA graph where available; and, in
 // the same process, the straightforward mode (particles one after another, fp32, augmentation on
 // the host, no graph) so that the speed-up is a measured ratio.
+#include "core/train/trainconfig.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,7 +22,7 @@ struct TrainingBenchmarkOptions {
     int64_t trainImages = 14886;   // the size of Fashion-MNIST-LT, rho = 100
     double seconds = 10;           // timed per mode, after warm-up
     bool straightforward = true;   // also time the straightforward mode
-    std::string precision = "fp16"; // of the fast mode on CUDA: fp16, bf16 or fp32 (train.precision)
+    Precision precision = Precision::Fp16; // of the fast mode on CUDA (train.precision)
 };
 
 struct TrainingBenchmarkResult {

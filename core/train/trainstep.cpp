@@ -9,6 +9,19 @@
 
 namespace lbd {
 
+torch::ScalarType autocastTypeFor(Precision precision, const torch::Device& device)
+{
+    if (!device.is_cuda()) {
+        return torch::kFloat32;
+    }
+    switch (precision) {
+    case Precision::Fp16: return torch::kHalf;
+    case Precision::Bf16: return torch::kBFloat16;
+    case Precision::Fp32: return torch::kFloat32;
+    }
+    return torch::kFloat32;
+}
+
 struct TrainStep::Graph {
 #ifdef LBD_HAVE_CUDA
     at::cuda::CUDAGraph graph;

@@ -12,8 +12,13 @@
 #include "core/lbd/objectivevalues.h"
 #include "core/model/particlemodel.h"
 #include "core/train/flatsgd.h"
+#include "core/train/trainconfig.h"
 
 namespace lbd {
+
+// The autocast type of a precision on a device: kHalf / kBFloat16 on CUDA, kFloat32 on the CPU
+// (which trains in fp32 whatever the setting).
+torch::ScalarType autocastTypeFor(Precision precision, const torch::Device& device);
 
 struct TrainStepOptions {
     // Autocast the model's forward pass to this type (CUDA only): kBFloat16, or kHalf with

@@ -316,6 +316,32 @@ private slots:
         QVERIFY2(last < 0.5 * first, (std::to_string(first) + " -> " + std::to_string(last)).c_str());
     }
 
+    // Which layers are per particle: ResNet-32 shares only the stem; ResNet-50 shares the stem,
+    // layer1 and layer2, and splits layer3 and layer4 (the published ImageNet-LT split).
+    void particleSplitOfTheResNets()
+    {
+        const auto rows = [](ParticleModel& model, const std::string& name) {
+            for (const auto& item : model->named_parameters()) {
+                if (item.key() == name) {
+                    return item.value().size(0);
+                }
+            }
+            return int64_t{-1};
+        };
+        auto resnet32 = makeParticleModel(spec("resnet32", 3, 1, 10, 32));
+        QCOMPARE(rows(resnet32, "conv1.weight"), int64_t{16});
+        QCOMPARE(rows(resnet32, "layer1.0.conv1.conv.weight"), int64_t{3 * 16});
+        auto resnet50 = makeParticleModel(spec("resnet50", 3, 3, 10, 64));
+        QCOMPARE(rows(resnet50, "layer2.0.conv1.conv.weight"), int64_t{128});
+        QCOMPARE(rows(resnet50, "layer3.0.conv1.conv.weight"), int64_t{3 * 256});
+        QCOMPARE(rows(resnet50, "layer3.0.downsample.conv.weight"), int64_t{3 * 1024});
+        QCOMPARE(rows(resnet50, "layer4.2.conv3.conv.weight"), int64_t{3 * 2048});
+        // The fused and the one-particle-at-a-time paths agree on the split.
+        resnet50->eval();
+        const auto x = torch::randn({2, 3, 64, 64});
+        QVERIFY(maxAbsDiff(resnet50->forwardWithFeatures(x).logits, resnet50->forwardSeparately(x).logits) < 1e-3);
+    }
+
     void resnet50TrainsOn224()
     {
         torch::manual_seed(3);

@@ -214,7 +214,7 @@ private slots:
         QVERIFY(errorOf([&] { loadRunResults(empty.filePath(QStringLiteral("nothing")).toStdString()); })
                     .contains(QStringLiteral("run folder not found")));
         const QString missing = errorOf([&] { loadRunResults(empty.path().toStdString()); });
-        QVERIFY2(missing.contains(QStringLiteral("test_probabilities.pt")), qPrintable(missing));
+        QVERIFY2(missing.contains(QStringLiteral("not a run folder (config.json is missing)")), qPrintable(missing));
 
         QTemporaryDir damaged;
         const RunFolder source(m_run.path().toStdString());

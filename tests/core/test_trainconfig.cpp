@@ -30,15 +30,15 @@ private slots:
         config.data.kind = DatasetKind::Synthetic;
         config.data.synthetic.seed = 7;
         config.data.longTail.seed = 3;
-        config.train.precision = "bf16";
+        config.train.precision = Precision::Bf16;
         const TrainConfig again = trainConfigFromJson(toJson(config));
         QCOMPARE(again.data.synthetic.seed, uint64_t(7));
         QCOMPARE(again.data.longTail.seed, uint64_t(3));
-        QCOMPARE(again.train.precision, std::string("bf16"));
+        QCOMPARE(again.train.precision, Precision::Bf16);
         auto legacy = toJson(TrainConfig{});
         legacy["train"].erase("precision");
         legacy["train"]["bf16"] = false;
-        QCOMPARE(trainConfigFromJson(legacy).train.precision, std::string("fp32"));
+        QCOMPARE(trainConfigFromJson(legacy).train.precision, Precision::Fp32);
         auto wrong = toJson(TrainConfig{});
         wrong["train"]["precision"] = "fp8";
         QVERIFY(throwsInputError([&] { trainConfigFromJson(wrong); }, {"train.precision", "fp8"}));

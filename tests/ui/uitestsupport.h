@@ -12,9 +12,12 @@
 
 namespace lbd::ui::test {
 
-// Call from initTestCase(): QSettings and the runs folder go into `dir`.
+// Call from initTestCase(): QSettings, core's settings file and the runs folder go into `dir`
+// (and $LBD_RUNS_DIR, which would win over the chosen folder, is cleared).
 inline void isolateSettings(const QTemporaryDir& dir)
 {
+    qputenv("LBD_CONFIG_DIR", dir.filePath(QStringLiteral("config")).toUtf8());
+    qunsetenv("LBD_RUNS_DIR");
     QSettings::setDefaultFormat(QSettings::IniFormat);
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.filePath(QStringLiteral("settings")));

@@ -72,9 +72,9 @@ RunSection::RunSection(QWidget* parent) : QWidget(parent)
     m_seed->setToolTip(tr("Seed of the model initialisation, batch order and augmentation."));
     m_precision = new QComboBox(this);
     m_precision->setObjectName(QStringLiteral("precision"));
-    m_precision->addItem(tr("fp16 (loss scaling)"), QStringLiteral("fp16"));
-    m_precision->addItem(tr("bf16"), QStringLiteral("bf16"));
-    m_precision->addItem(tr("fp32"), QStringLiteral("fp32"));
+    m_precision->addItem(tr("fp16 (loss scaling)"), static_cast<int>(lbd::Precision::Fp16));
+    m_precision->addItem(tr("bf16"), static_cast<int>(lbd::Precision::Bf16));
+    m_precision->addItem(tr("fp32"), static_cast<int>(lbd::Precision::Fp32));
     m_precision->setToolTip(tr("Arithmetic of the forward pass on CUDA (ignored on the CPU): fp16 autocast with dynamic "
                                "loss scaling is the fastest on tensor-core GPUs; bf16 needs no scaling; fp32 is the "
                                "slowest and the reference."));
@@ -167,7 +167,7 @@ void RunSection::load(const lbd::TrainConfig& config)
     m_evalEvery->setValue(config.train.evalEvery);
     m_augment->setChecked(config.augment.enabled);
     m_seed->setValue(int(config.train.seed));
-    m_precision->setCurrentIndex(std::max(0, m_precision->findData(QString::fromStdString(config.train.precision))));
+    m_precision->setCurrentIndex(std::max(0, m_precision->findData(static_cast<int>(config.train.precision))));
     m_cudaGraph->setChecked(config.train.cudaGraph);
     const QString device = QString::fromStdString(config.train.device);
     const int index = m_device->findData(device);
@@ -194,7 +194,7 @@ void RunSection::apply(lbd::TrainConfig& config) const
     config.train.channelsLast = m_baseTrain.channelsLast;
     config.train.seed = static_cast<uint64_t>(m_seed->value());
     config.train.device = m_device->currentData().toString().toStdString();
-    config.train.precision = m_precision->currentData().toString().toStdString();
+    config.train.precision = static_cast<lbd::Precision>(m_precision->currentData().toInt());
     config.train.cudaGraph = m_cudaGraph->isChecked();
     config.optimizer.learningRate = m_lr->value();
     config.optimizer.weightDecay = m_weightDecay->value();

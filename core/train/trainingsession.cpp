@@ -1,0 +1,447 @@
+#include "core/train/trainingsession.h"
+
+#include "core/compat/torchcompat.h"
+#include "core/data/augmentation.h"
+#include "core/data/batchsource.h"
+#include "core/data/datapreparation.h"
+#include "core/data/prefetchingbatchsource.h"
+#include "core/eval/evaluator.h"
+#include "core/eval/reportjson.h"
+#include "core/lbd/utilitymatrix.h"
+#include "core/lbd/utilitysetting.h"
+#include "core/model/modelfactory.h"
+#include "core/train/checkpoint.h"
+#include "core/train/configjson.h"
+#include "core/train/divergencemonitor.h"
+#include "core/train/epochmetricsjson.h"
+#include "core/train/flatsgd.h"
+#include "core/train/lrschedule.h"
+#include "core/train/particleprobabilities.h"
+#include "core/train/pythonexport.h"
+#include "core/train/runfolder.h"
+#include "core/train/runmanifest.h"
+#include "core/train/trainstep.h"
+#include "core/util/device.h"
+#include "core/util/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <thread>
+
+namespace lbd {
+
+using Clock = std::chrono::steady_clock;
+
+struct TrainingSession::State {
+    TrainConfig& config;
+    const RunFolder& folder;
+    bool resume = false;
+    const TrainingCallbacks& callbacks;
+    TrainingControl* control = nullptr;
+
+    torch::Device device{torch::kCPU};
+    torch::ScalarType autocast = torch::kFloat32;
+    PreparedData data;
+    ModelSpec modelSpec;
+    UtilityMatrix decisionUtility;
+    Normalization normalization;
+    ParticleModel model{nullptr};
+    std::unique_ptr<FlatSgd> optimizer;
+    std::unique_ptr<LbdObjective> objective;
+    std::unique_ptr<DivergenceMonitor> divergence;
+    std::unique_ptr<BatchSource> trainBatches;
+    std::unique_ptr<BatchSource> testBatches;
+    std::unique_ptr<BatchSource> validationBatches;
+    std::unique_ptr<compat::ScopedSideStream> sideStream;
+    std::unique_ptr<TrainStep> step;
+
+    std::vector<nlohmann::json> history;
+    int firstEpoch = 1;
+    int checkpointEpoch = 0;
+    Clock::time_point runStart = Clock::now();
+    // The last epoch's probabilities, kept for the final files.
+    SplitProbabilities finalTest;
+    SplitProbabilities finalValidation;
+    std::optional<EvaluationReport> finalReport;
+
+    State(TrainConfig& c, const RunFolder& f, bool r, const TrainingCallbacks& cb, TrainingControl* ctl)
+        : config(c), folder(f), resume(r), callbacks(cb), control(ctl)
+    {
+    }
+
+    void message(const std::string& text) const
+    {
+        if (callbacks.onMessage) {
+            callbacks.onMessage(text);
+        }
+    }
+    bool stopRequested() const { return control && control->stopRequested.load(); }
+    bool finalEpoch(int epoch) const { return epoch == config.train.epochs; }
+
+    void prepareDevice();
+    void loadData();
+    void buildModelAndObjective();
+    void openOrStartFolder();
+    void buildBatchesAndStep();
+    EvaluationReport decide(const SplitProbabilities& probabilities, DecisionRule rule) const;
+    void writeFinalFiles(const EpochMetrics& metrics);
+};
+
+TrainingSession::TrainingSession(TrainConfig& config, const RunFolder& folder, bool resume,
+                                 const TrainingCallbacks& callbacks, TrainingControl* control)
+    : m_state(std::make_unique<State>(config, folder, resume, callbacks, control))
+{
+}
+
+TrainingSession::~TrainingSession() = default;
+
+// ---- stage 1: set-up ---------------------------------------------------------------------------
+
+void TrainingSession::State::prepareDevice()
+{
+    if (config.train.threads > 0) {
+        torch::set_num_threads(config.train.threads);
+    } else {
+        useAllCpuCores();
+    }
+    device = parseDevice(config.train.device);
+    configureDevice(device);
+    autocast = autocastTypeFor(config.train.precision, device);
+    torch::manual_seed(config.train.seed);
+}
+
+void TrainingSession::State::loadData()
+{
+    // The saved split when resuming, a fresh seeded one otherwise.
+    message("loading " + datasetKindName(config.data.kind) + " data");
+    data = resume ? prepareData(config.data, loadLongTailSplit(folder.path(RunFolder::kSplit))) : prepareData(config.data);
+    const Dataset& dataset = data.dataset;
+    if (dataset.format.height > config.augment.outputSize || dataset.format.width > config.augment.outputSize) {
+        throw InputError("augment.output_size (" + std::to_string(config.augment.outputSize) + ") is smaller than the images ("
+                         + std::to_string(dataset.format.height) + "x" + std::to_string(dataset.format.width) + ")");
+    }
+    normalization = computeSplitNormalization(dataset.train, dataset.format);
+}
+
+void TrainingSession::State::buildModelAndObjective()
+{
+    const Dataset& dataset = data.dataset;
+    // Both matrices by value from here on: config.json records them so, and nothing reads the
+    // user's files again (an edited or deleted file cannot change the run).
+    if (!resume) {
+        config.objective.utility = utilityByValue(config.objective.utility, dataset.classNames, "objective.utility");
+        config.decision.utility = utilityByValue(config.decision.utility, dataset.classNames, "decision.utility");
+    }
+    const UtilityMatrix trainingUtility = resolveUtility(config.objective.utility, dataset.classNames, "objective.utility");
+    decisionUtility = resolveUtility(config.decision.utility, dataset.classNames, "decision.utility");
+    ObjectiveSpec objectiveSpec = trainingObjective(config, trainingUtility);
+    objectiveSpec.validateFor(dataset.classCount());
+    if (const auto warning = trainingUtilityWarning(objectiveSpec, trainingUtility)) {
+        message("warning: " + *warning);
+    }
+    if (const auto warning = decisionRuleWarning(config.decision.rule, decisionUtility)) {
+        message("warning: " + *warning);
+    }
+    modelSpec = runModelSpec(config, dataset.format.channels, dataset.classCount());
+    model = makeParticleModel(modelSpec);
+    model->to(device);
+    model->train();
+    std::vector<torch::Tensor> parameters;
+    for (auto& parameter : model->parameters()) {
+        parameters.push_back(parameter);
+    }
+    optimizer = std::make_unique<FlatSgd>(parameters, config.optimizer.momentum, config.optimizer.nesterov,
+                                          config.optimizer.weightDecay, config.train.channelsLast && device.is_cuda());
+    objective = std::make_unique<LbdObjective>(objectiveSpec, data.trainCounts, device);
+    divergence = std::make_unique<DivergenceMonitor>(objectiveSpec, objective->utilityActive(), dataset.classCount());
+}
+
+void TrainingSession::State::openOrStartFolder()
+{
+    torch::Tensor lossScaler;
+    if (resume) {
+        const CheckpointState state = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *model, optimizer.get());
+        firstEpoch = state.epoch + 1;
+        checkpointEpoch = state.epoch;
+        lossScaler = state.lossScaler;
+        std::istringstream lines(state.historyJsonl);
+        std::string line;
+        while (std::getline(lines, line)) {
+            if (!line.empty()) {
+                history.push_back(nlohmann::json::parse(line));
+            }
+        }
+        folder.writeJsonLines(RunFolder::kMetrics, history);
+        message("resumed after epoch " + std::to_string(state.epoch));
+    } else {
+        folder.writeJson(RunFolder::kConfig, toJson(config));
+        saveLongTailSplit(data.split, folder.path(RunFolder::kSplit));
+        folder.writeJsonLines(RunFolder::kMetrics, history);
+    }
+    writeRunManifest(folder, data.dataset, data.trainCounts, data.testCounts, normalization, config.augment.outputSize,
+                     deviceDescription(device));
+    buildBatchesAndStep();
+    if (lossScaler.defined()) {
+        step->restoreLossScalerState(lossScaler);
+    }
+}
+
+void TrainingSession::State::buildBatchesAndStep()
+{
+    const Dataset& dataset = data.dataset;
+    const bool useGraph = config.train.cudaGraph && device.is_cuda();
+    BatchOptions trainOptions;
+    trainOptions.batchSize = config.train.batchSize;
+    trainOptions.seed = config.train.seed;
+    trainOptions.dropLast = useGraph; // every batch the captured shape
+    // On CUDA the next batch is gathered and augmented on a second stream during each step.
+    trainBatches = makePrefetchingBatchSource(
+        makeBatchSource(dataset.train, dataset.format, device, config.augment, normalization, trainOptions), device);
+    BatchOptions evalOptions;
+    evalOptions.batchSize = std::max<int64_t>(256, config.train.batchSize);
+    evalOptions.shuffle = false;
+    evalOptions.augment = false;
+    testBatches = makeBatchSource(dataset.test, dataset.format, device, config.augment, normalization, evalOptions);
+    if (dataset.validation.size() > 0) {
+        validationBatches =
+            makeBatchSource(dataset.validation, dataset.format, device, config.augment, normalization, evalOptions);
+    }
+    sideStream = std::make_unique<compat::ScopedSideStream>(device, useGraph);
+    TrainStepOptions stepOptions;
+    stepOptions.autocast = autocast;
+    stepOptions.cudaGraph = useGraph;
+    stepOptions.channelsLast = config.train.channelsLast && device.is_cuda();
+    step = std::make_unique<TrainStep>(model, *objective, *optimizer, device, stepOptions);
+}
+
+void TrainingSession::setUp()
+{
+    State& s = *m_state;
+    s.prepareDevice();
+    s.loadData();
+    s.buildModelAndObjective();
+    s.openOrStartFolder();
+    s.runStart = Clock::now();
+}
+
+int TrainingSession::firstEpoch() const { return m_state->firstEpoch; }
+int TrainingSession::lastCheckpointEpoch() const { return m_state->checkpointEpoch; }
+std::string TrainingSession::graphStatus() const { return m_state->step ? m_state->step->graphStatus() : "off"; }
+std::optional<EvaluationReport> TrainingSession::finalReport() const { return m_state->finalReport; }
+
+// ---- stage 2: training -------------------------------------------------------------------------
+
+bool TrainingSession::train(int epoch, EpochMetrics& metrics)
+{
+    State& s = *m_state;
+    const int epochs = s.config.train.epochs;
+    const auto epochStart = Clock::now();
+    const double learningRate = learningRateForEpoch(s.config.optimizer, epoch);
+    s.optimizer->setLearningRate(learningRate);
+    s.objective->setEpoch(epoch);
+    s.trainBatches->startEpoch(epoch);
+    s.step->resetEpochSums();
+    const int64_t batchesPerEpoch = s.trainBatches->batchesPerEpoch();
+    auto lastReport = Clock::now();
+    Batch batch;
+    int64_t images = 0;
+    while (s.trainBatches->next(batch)) {
+        while (s.control && s.control->pauseRequested.load() && !s.stopRequested()) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        if (s.stopRequested()) {
+            return false;
+        }
+        s.step->run(batch.images, batch.labels);
+        images += batch.labels.size(0);
+        const auto now = Clock::now();
+        // Reading the loss waits for the GPU: do it a few times a second, not every batch.
+        if (std::chrono::duration<double>(now - lastReport).count() < 0.25 && batch.index + 1 != batchesPerEpoch) {
+            continue;
+        }
+        lastReport = now;
+        const double loss = s.step->lastLoss();
+        if (!std::isfinite(loss)) {
+            throw RunError("the loss became " + std::to_string(loss) + " at epoch " + std::to_string(epoch) + ", batch "
+                           + std::to_string(batch.index + 1) + " (lower optimizer.lr or raise objective.alpha); the last good checkpoint is kept");
+        }
+        if (s.callbacks.onBatch) {
+            BatchProgress progress;
+            progress.epoch = epoch;
+            progress.epochs = epochs;
+            progress.batch = batch.index + 1;
+            progress.batches = batchesPerEpoch;
+            progress.loss = loss;
+            progress.learningRate = learningRate;
+            const double seconds = std::chrono::duration<double>(now - epochStart).count();
+            progress.imagesPerSecond = seconds > 0 ? static_cast<double>(images) / seconds : 0;
+            const double left = static_cast<double>(s.trainBatches->size()) * (epochs - epoch + 1) - static_cast<double>(images);
+            progress.etaSeconds = progress.imagesPerSecond > 0 ? left / progress.imagesPerSecond : 0;
+            s.callbacks.onBatch(progress);
+        }
+    }
+    metrics.epoch = epoch;
+    metrics.epochs = epochs;
+    metrics.objective = s.step->epochMeans();
+    metrics.learningRate = learningRate;
+    metrics.trainAccuracy = s.step->epochTrainAccuracy();
+    metrics.epochSeconds = std::chrono::duration<double>(Clock::now() - epochStart).count();
+    metrics.imagesPerSecond = metrics.epochSeconds > 0 ? static_cast<double>(images) / metrics.epochSeconds : 0;
+    return true;
+}
+
+std::string TrainingSession::stoppedMessage(int epoch) const
+{
+    // Only a checkpoint can be resumed from; with checkpoint_every > 1 it may be older than the
+    // last finished epoch, or not exist yet.
+    const State& s = *m_state;
+    return s.checkpointEpoch > 0 ? "stopped during epoch " + std::to_string(epoch) + "; the checkpoint of epoch "
+                                       + std::to_string(s.checkpointEpoch) + " is kept and --resume continues from it"
+                                 : "stopped during epoch " + std::to_string(epoch)
+                                       + " before the first checkpoint (train.checkpoint_every = "
+                                       + std::to_string(s.config.train.checkpointEvery) + "): there is nothing to resume";
+}
+
+// ---- stage 3: evaluation -----------------------------------------------------------------------
+
+EvaluationReport TrainingSession::State::decide(const SplitProbabilities& probabilities, DecisionRule rule) const
+{
+    const bool withDefer = rule == config.decision.rule;
+    return lbd::evaluate(probabilities.probabilities, probabilities.labels, data.trainCounts, decisionUtility, rule,
+                         withDefer ? config.decision.deferUtility : std::nullopt);
+}
+
+void TrainingSession::evaluate(EpochMetrics& metrics)
+{
+    State& s = *m_state;
+    const bool last = s.finalEpoch(metrics.epoch);
+    if (!last && metrics.epoch % s.config.train.evalEvery != 0) {
+        return;
+    }
+    SplitProbabilities test = particleProbabilities(s.model, *s.testBatches, s.autocast);
+    metrics.evaluation = s.decide(test, s.config.decision.rule);
+    if (s.config.decision.rule != DecisionRule::Argmax) {
+        metrics.argmaxEvaluation = s.decide(test, DecisionRule::Argmax);
+    }
+    if (s.validationBatches) {
+        SplitProbabilities validation = particleProbabilities(s.model, *s.validationBatches, s.autocast);
+        metrics.validationEvaluation = s.decide(validation, s.config.decision.rule);
+        if (last) {
+            s.finalValidation = std::move(validation);
+        }
+    }
+    if (last) {
+        s.finalTest = std::move(test);
+    }
+}
+
+// ---- stage 4: divergence -----------------------------------------------------------------------
+
+void TrainingSession::checkDivergence(const EpochMetrics& metrics)
+{
+    State& s = *m_state;
+    std::optional<double> heldOut;
+    if (metrics.validationEvaluation) {
+        heldOut = metrics.validationEvaluation->overall.accuracy;
+    } else if (metrics.evaluation) {
+        heldOut = metrics.evaluation->overall.accuracy;
+    }
+    const auto diverged = s.divergence->observe(metrics.epoch, metrics.objective, metrics.trainAccuracy, heldOut);
+    if (!diverged) {
+        return;
+    }
+    s.history.push_back(toJson(metrics)); // the evidence stays in metrics.jsonl
+    s.folder.writeJsonLines(RunFolder::kMetrics, s.history);
+    throw RunError(*diverged + "; the last good checkpoint"
+                   + (s.checkpointEpoch > 0 ? " (epoch " + std::to_string(s.checkpointEpoch) + ")" : std::string())
+                   + " is kept");
+}
+
+// ---- stage 5: records --------------------------------------------------------------------------
+
+void TrainingSession::record(const EpochMetrics& recorded)
+{
+    State& s = *m_state;
+    EpochMetrics metrics = recorded;
+    metrics.elapsedSeconds = std::chrono::duration<double>(Clock::now() - s.runStart).count();
+    s.history.push_back(toJson(metrics));
+    s.folder.writeJsonLines(RunFolder::kMetrics, s.history);
+    const bool last = s.finalEpoch(metrics.epoch);
+    if (last || metrics.epoch % s.config.train.checkpointEvery == 0) {
+        std::string historyText;
+        for (const auto& line : s.history) {
+            historyText += line.dump() + "\n";
+        }
+        saveCheckpoint(s.folder.path(RunFolder::kCheckpoint), *s.model, *s.optimizer,
+                       {metrics.epoch, historyText, toJson(s.config).dump(), s.step->lossScalerState()});
+        s.checkpointEpoch = metrics.epoch;
+    }
+    if (last) {
+        s.writeFinalFiles(metrics);
+    }
+}
+
+void TrainingSession::State::writeFinalFiles(const EpochMetrics& metrics)
+{
+    nlohmann::json report = {{"evaluation", reportToJson(*metrics.evaluation)},
+                             {"training_utility", config.objective.utility.describe()},
+                             {"training_utility_form", utilityFormName(config.objective.utilityForm)},
+                             {"training_utility_active", objective->utilityActive()},
+                             {"alpha", config.objective.alpha},
+                             {"decision_utility", config.decision.utility.describe()},
+                             {"decision_rule", decisionRuleName(config.decision.rule)},
+                             {"defer", config.decision.deferUtility ? nlohmann::json(*config.decision.deferUtility)
+                                                                    : nlohmann::json(nullptr)},
+                             {"epochs", config.train.epochs},
+                             {"train_seconds", metrics.elapsedSeconds},
+                             {"device", deviceDescription(device)},
+                             {"cuda_graph", step->graphStatus()},
+                             {"precision", device.is_cuda() ? precisionName(config.train.precision) : "fp32"}};
+    if (autocast == torch::kHalf) {
+        report["fp16_skipped_steps"] = step->skippedSteps(); // this session's steps skipped by the loss scaler
+    }
+    if (metrics.argmaxEvaluation) {
+        report["evaluation_argmax"] = reportToJson(*metrics.argmaxEvaluation);
+    }
+    const std::vector<std::string>& names = data.dataset.classNames;
+    if (metrics.validationEvaluation) {
+        report["evaluation_validation"] = reportToJson(*metrics.validationEvaluation);
+        saveTestProbabilities(folder.path(RunFolder::kValidationProbabilities), finalValidation.probabilities,
+                              finalValidation.labels, names);
+    }
+    saveTestProbabilities(folder.path(RunFolder::kTestProbabilities), finalTest.probabilities, finalTest.labels, names);
+    exportPythonWeights(folder.path(RunFolder::kWeights), *model, names, modelSpec, normalization);
+    // report.json last: its presence says the run's results are complete.
+    folder.writeJson(RunFolder::kReport, report);
+    finalReport = metrics.evaluation;
+}
+
+std::optional<EvaluationReport> TrainingSession::completeFinalFiles()
+{
+    State& s = *m_state;
+    s.message("the run's last epoch is trained but its results were not all written: writing them");
+    EpochMetrics metrics;
+    if (!s.history.empty()) {
+        metrics = epochMetricsFromJson(s.history.back());
+    }
+    metrics.epoch = s.config.train.epochs;
+    metrics.epochs = s.config.train.epochs;
+    evaluate(metrics);
+    s.writeFinalFiles(metrics);
+    return s.finalReport;
+}
+
+bool hasAllFinalFiles(const RunFolder& folder, bool withValidation)
+{
+    for (const char* file : {RunFolder::kTestProbabilities, RunFolder::kWeights, RunFolder::kReport}) {
+        if (!folder.exists(file)) {
+            return false;
+        }
+    }
+    return !withValidation || folder.exists(RunFolder::kValidationProbabilities);
+}
+
+} // namespace lbd
