@@ -118,7 +118,7 @@ QString DecisionTuningPanel::resultText() const { return m_text->text(); }
 void DecisionTuningPanel::updateButtons()
 {
     const lbd::DecisionRuleInfo& rule = lbd::decisionRuleInfo(m_document->rule());
-    const bool ready = m_hasValidation && !m_watcher.isRunning();
+    const bool ready = m_hasValidation && !m_running;
     m_tailButton->setEnabled(ready && rule.usesUtility);
     m_deferButton->setEnabled(ready && rule.supportsDefer);
     m_budget->setEnabled(m_hasValidation);
@@ -138,9 +138,10 @@ void DecisionTuningPanel::tuneDeferUtility() { start(false); }
 
 void DecisionTuningPanel::start(bool tail)
 {
-    if (!m_hasValidation || m_watcher.isRunning() || m_directory.isEmpty()) {
+    if (!m_hasValidation || m_running || m_directory.isEmpty()) {
         return;
     }
+    m_running = true;
     const int generation = ++m_generation;
     const std::string directory = m_directory.toStdString();
     const std::shared_ptr<const lbd::RunResults> cached = m_validation;
@@ -174,6 +175,7 @@ void DecisionTuningPanel::start(bool tail)
 void DecisionTuningPanel::onFinished()
 {
     const std::shared_ptr<Outcome> out = m_watcher.result();
+    m_running = false;
     updateButtons();
     if (!out || out->generation != m_generation) {
         return;

@@ -37,7 +37,8 @@ public:
 
     void tuneTailPenalty();
     void tuneDeferUtility();
-    bool isBusy() const { return m_watcher.isRunning(); }
+    // Until the result is shown (QFutureWatcher::isRunning() ends before its finished signal lands).
+    bool isBusy() const { return m_running; }
     QString resultText() const;
     QPushButton* tailButton() const { return m_tailButton; }
     QPushButton* deferButton() const { return m_deferButton; }
@@ -72,6 +73,7 @@ private:
     std::optional<double> m_tunedDefer;
     QFutureWatcher<std::shared_ptr<Outcome>> m_watcher;
     int m_generation = 0;
+    bool m_running = false;
 };
 
 } // namespace lbd::ui

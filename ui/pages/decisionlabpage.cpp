@@ -277,7 +277,9 @@ QComboBox* DecisionLabPage::ruleBox() const { return m_controls->ruleBox(); }
 
 bool DecisionLabPage::isBusy() const
 {
-    return m_loadWatcher.isRunning() || m_evalWatcher.isRunning() || m_evaluationPending || m_tuning->isBusy();
+    // Own flags, not QFutureWatcher::isRunning(): a watcher stops "running" before its finished
+    // signal has reached the page, so the page would look idle with a result not yet shown.
+    return m_loading || m_evaluating || m_evaluationPending || m_tuning->isBusy();
 }
 
 QString DecisionLabPage::message() const { return m_message->isHidden() ? QString() : m_message->text(); }
@@ -293,6 +295,7 @@ void DecisionLabPage::showRun(const QString& directory)
     m_runLabel->setText(tr("Run: %1 (loading the cached test probabilities...)").arg(QDir::toNativeSeparators(directory)));
     showMessage({}, false);
     const int generation = ++m_loadGeneration;
+    m_loading = true;
     const std::string path = directory.toStdString();
     m_loadWatcher.setFuture(runOnPool<std::shared_ptr<Loaded>>([generation, path] {
         auto loaded = std::make_shared<Loaded>();
@@ -312,6 +315,7 @@ void DecisionLabPage::onLoaded()
     if (!loaded || loaded->generation != m_loadGeneration) {
         return;
     }
+    m_loading = false;
     m_lab.reset();
     m_baseline.reset();
     if (!loaded->error.isEmpty()) {
@@ -440,7 +444,7 @@ void DecisionLabPage::requestEvaluation()
     if (!m_results) {
         return;
     }
-    if (m_evalWatcher.isRunning()) {
+    if (m_evaluating) {
         m_evaluationPending = true; // evaluated again with the newest settings when this one ends
         return;
     }
@@ -458,6 +462,7 @@ void DecisionLabPage::requestEvaluation()
         return;
     }
     const int generation = ++m_evalGeneration;
+    m_evaluating = true;
     const lbd::DecisionRule chosen = rule();
     const std::optional<double> defer = m_document->effectiveDeferUtility();
     const QString description = m_document->description();
@@ -483,6 +488,7 @@ void DecisionLabPage::requestEvaluation()
 void DecisionLabPage::onEvaluated()
 {
     const std::shared_ptr<Evaluated> out = m_evalWatcher.result();
+    m_evaluating = false;
     if (out && out->generation == m_evalGeneration) {
         if (!out->error.isEmpty()) {
             m_lab.reset();

@@ -145,6 +145,8 @@ private:
     QFutureWatcher<std::shared_ptr<Evaluated>> m_evalWatcher;
     int m_loadGeneration = 0;
     int m_evalGeneration = 0;
+    bool m_loading = false;
+    bool m_evaluating = false;
     bool m_evaluationPending = false; // the settings changed while an evaluation ran
 };
 
