@@ -261,7 +261,10 @@ private slots:
     void aDegenerateCombinationIsAWarningNotAWin()
     {
         MainWindow window;
+        window.resize(1600, 940);
+        window.show();
         DecisionLabPage* lab = window.decisionLabPage();
+        window.pages()->setCurrentWidget(lab);
         QVERIFY(window.openRun(m_run));
         // The defaults: expected utility, one-hot. No warning anywhere.
         QCOMPARE(lab->rule(), lbd::kDefaultDecisionRule);
@@ -287,7 +290,7 @@ private slots:
                  qPrintable(lab->decisionControls()->warningText()));
         QVERIFY2(!lab->headline().contains(QStringLiteral("FHR curve mean")), qPrintable(lab->headline()));
         QVERIFY2(lab->headline().contains(QStringLiteral("not shown as a gain")), qPrintable(lab->headline()));
-        test::keepScreenshot(lab, QStringLiteral("lab-eq7-warning"));
+        test::keepScreenshot(&window, QStringLiteral("lab-eq7-warning"));
 
         // Back to the default rule with the same matrix: the warning goes.
         lab->setRule(lbd::DecisionRule::Expected);

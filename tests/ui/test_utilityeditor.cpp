@@ -366,6 +366,8 @@ private slots:
     void trainingUtilityFormAndItsWarning()
     {
         MainWindow window;
+        window.resize(1600, 940);
+        window.show();
         ExperimentPanel* panel = window.experimentPanel();
         lbd::TrainConfig config = test::tinyConfig(1);
         config.objective.utility = lbd::utilityFromSpec("tail:2");
@@ -387,6 +389,8 @@ private slots:
         QVERIFY2(objective->trainingWarningText().contains(QStringLiteral("unbounded")), qPrintable(objective->trainingWarningText()));
         auto* warning = panel->findChild<QLabel*>(QStringLiteral("trainingUtilityWarning"));
         QVERIFY(warning && !warning->isHidden());
+        test::keepScreenshot(objective->parentWidget(), QStringLiteral("panel-objective-warning"));
+        test::keepScreenshot(panel->decisionControls()->parentWidget()->parentWidget(), QStringLiteral("panel-decisions"));
         // One-hot training utility: nothing to warn about, whatever the form.
         auto* preset = panel->findChild<QComboBox*>(QStringLiteral("utilityPreset"));
         preset->setCurrentIndex(0);

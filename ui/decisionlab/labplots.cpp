@@ -5,6 +5,8 @@
 
 #include <QObject>
 
+#include <algorithm>
+
 namespace lbd::ui {
 namespace {
 
@@ -26,7 +28,7 @@ QVector<double> percentOf(const std::vector<double>& rates)
 void setUpRiskCoverageAxes(ThrottledPlot* plot)
 {
     plot->xAxis->setLabel(QObject::tr("coverage (% of test images decided, most confident first)"));
-    plot->yAxis->setLabel(QObject::tr("selective risk (% errors among the decided)"));
+    plot->yAxis->setLabel(QObject::tr("selective risk (% errors)"));
     plot->setFixedRange(plot->xAxis, 0, 101);
     plot->setFixedValueRange(0, 101);
     plot->placeLegendBelow();
@@ -63,12 +65,12 @@ void plotFhrComparison(ThrottledPlot* p, const lbd::EvaluationReport& baseline, 
         graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.5), brush, 11));
         graph->setName(name);
     };
-    addCurve(baseline, QObject::tr("one-hot argmax (curve mean %1 %)").arg(100.0 * baseline.fhrCurveMean, 0, 'f', 1),
-             QPen(kBaselineColor, 2, Qt::DashLine));
     // Short legend names (the plot is a third of a page wide); the headline names the rule and matrix.
-    addCurve(lab, QObject::tr("chosen rule (curve mean %1 %)").arg(100.0 * lab.fhrCurveMean, 0, 'f', 1), QPen(kLabColor, 2.5));
-    addPoints(baseline, QObject::tr("25/50/75 % points, argmax"), QBrush(Qt::white));
-    addPoints(lab, QObject::tr("25/50/75 % points, chosen"), QBrush(Qt::yellow));
+    addCurve(baseline, QObject::tr("argmax, curve mean %1 %").arg(100.0 * baseline.fhrCurveMean, 0, 'f', 1),
+             QPen(kBaselineColor, 2, Qt::DashLine));
+    addCurve(lab, QObject::tr("chosen, curve mean %1 %").arg(100.0 * lab.fhrCurveMean, 0, 'f', 1), QPen(kLabColor, 2.5));
+    addPoints(baseline, QObject::tr("25/50/75 % pts, argmax"), QBrush(Qt::white));
+    addPoints(lab, QObject::tr("25/50/75 % pts, chosen"), QBrush(Qt::yellow));
     p->requestReplot();
 }
 
@@ -112,12 +114,22 @@ void plotRiskCoverage(ThrottledPlot* p, const lbd::EvaluationReport& baseline, c
         QCPGraph* graph = p->addGraph();
         graph->setData(percentOf(curve.coverage), percentOf(curve.risk), true);
         graph->setPen(pen);
-        graph->setName(curve.count > 0 ? QObject::tr("%1, AURC %2").arg(name).arg(curve.aurc, 0, 'f', 3)
-                                       : QObject::tr("%1 (no images)").arg(name));
+        graph->setName(curve.count > 0 ? QObject::tr("%1: AURC %2").arg(name).arg(curve.aurc, 0, 'f', 3)
+                                       : QObject::tr("%1: no images").arg(name));
     };
-    addCurve(lab.riskCoverage, QObject::tr("chosen rule, all"), QPen(kLabColor, 2.5));
-    addCurve(lab.riskCoverageTail, QObject::tr("chosen rule, tail third"), QPen(regionColor(lbd::Region::Tail).darker(120), 2, Qt::DotLine));
-    addCurve(baseline.riskCoverage, QObject::tr("one-hot argmax, all"), QPen(kBaselineColor, 2, Qt::DashLine));
+    addCurve(lab.riskCoverage, QObject::tr("chosen, all"), QPen(kLabColor, 2.5));
+    addCurve(lab.riskCoverageTail, QObject::tr("chosen, tail"), QPen(regionColor(lbd::Region::Tail).darker(120), 2, Qt::DotLine));
+    addCurve(baseline.riskCoverage, QObject::tr("argmax, all"), QPen(kBaselineColor, 2, Qt::DashLine));
+    // The risk axis spans the curves (selective risk at full coverage is the error rate, often
+    // far below 100 %), so the curves' shape stays readable.
+    double top = 5.0;
+    for (const lbd::RiskCoverageCurve* curve : {&lab.riskCoverage, &lab.riskCoverageTail, &baseline.riskCoverage}) {
+        for (const double risk : curve->risk) {
+            top = std::max(top, 100.0 * risk);
+        }
+    }
+    p->setFixedValueRange(0, std::min(101.0, 1.1 * top));
+    p->yAxis->setRange(0, std::min(101.0, 1.1 * top));
     if (lab.defer) {
         QCPGraph* point = p->addGraph();
         const lbd::DeferReport& d = *lab.defer;
@@ -125,7 +137,7 @@ void plotRiskCoverage(ThrottledPlot* p, const lbd::EvaluationReport& baseline, c
         point->setData(QVector<double>{100.0 * d.coverage}, QVector<double>{risk}, true);
         point->setLineStyle(QCPGraph::lsNone);
         point->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black, 1.5), QBrush(Qt::yellow), 11));
-        point->setName(QObject::tr("defer below r = %1").arg(d.deferUtility, 0, 'g', 4));
+        point->setName(QObject::tr("defer at r = %1").arg(d.deferUtility, 0, 'g', 4));
     }
     p->requestReplot();
 }

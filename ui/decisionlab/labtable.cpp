@@ -24,7 +24,10 @@ DecisionLabTable::DecisionLabTable(QWidget* parent) : QTableWidget(0, 3, parent)
     setObjectName(QStringLiteral("labTable"));
     setHorizontalHeaderLabels({tr("one-hot argmax"), tr("chosen rule"), tr("difference")});
     horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // One line per row: the numbers are short, and uneven rows hid the last ones below the fold.
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
+    setWordWrap(false);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setToolTip(tr("Test-set metrics of the baseline (argmax, U = I) and of the chosen rule under the shared matrix. "

@@ -1,6 +1,7 @@
 #include "ui/decisionlab/labtext.h"
 
 #include <QObject>
+#include <QStringList>
 
 namespace lbd::ui::labtext {
 
@@ -38,6 +39,15 @@ QString change(double lab, double baseline)
 {
     const QString rel = relative(lab, baseline);
     return rel.isEmpty() ? points(lab, baseline) : points(lab, baseline) + QStringLiteral(" (") + rel + QLatin1Char(')');
+}
+
+QString htmlLines(const std::vector<std::string>& lines)
+{
+    QStringList out;
+    for (const std::string& line : lines) {
+        out << QString::fromStdString(line).toHtmlEscaped();
+    }
+    return out.join(QStringLiteral("<br>"));
 }
 
 } // namespace lbd::ui::labtext

@@ -3,6 +3,9 @@
 // changes, and "–" for a group with no test images (never "0 %", which would read as a result).
 #include <QString>
 
+#include <string>
+#include <vector>
+
 #include "core/eval/evaluationreport.h"
 
 namespace lbd::ui::labtext {
@@ -23,5 +26,8 @@ QString points(const lbd::GroupAccuracy& lab, const lbd::GroupAccuracy& baseline
 QString relative(double lab, double baseline);
 // "-2.0 pts (-34 % relative)", or only the points when no relative change is defined.
 QString change(double lab, double baseline);
+
+// Messages (warnings, notes) as HTML lines, escaped.
+QString htmlLines(const std::vector<std::string>& lines);
 
 } // namespace lbd::ui::labtext

@@ -58,6 +58,8 @@ DecisionTuningPanel::DecisionTuningPanel(UtilityDocument* document, QWidget* par
     m_text->setObjectName(QStringLiteral("tuningResult"));
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_text->setToolTip(tr("The last tuning: the value chosen on the validation split and its validation numbers; the "
+                          "lab's plots and table are the test split at that value."));
 
     auto* row = new QHBoxLayout;
     row->setContentsMargins(0, 0, 0, 0);

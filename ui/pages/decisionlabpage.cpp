@@ -63,15 +63,6 @@ const QString kWarningStyle = QStringLiteral("color: #8a1c00; background: #fff0e
 const QString kNoteStyle = QStringLiteral("color: #5a4500; background: #fff8dc; padding: 4px; border: 1px solid #e0c060; "
                                           "border-radius: 3px;");
 
-QString joinLines(const std::vector<std::string>& lines)
-{
-    QStringList out;
-    for (const std::string& line : lines) {
-        out << QString::fromStdString(line).toHtmlEscaped();
-    }
-    return out.join(QStringLiteral("<br>"));
-}
-
 } // namespace
 
 DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : QWidget(parent), m_document(document)
@@ -115,6 +106,8 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     m_notice = new QLabel(this);
     m_notice->setObjectName(QStringLiteral("presetNotice"));
     m_notice->setWordWrap(true);
+    m_notice->setToolTip(tr("What the last quick preset replaced: the matrix is shared with the Utility page, Classify "
+                            "and the next run, so the lab says so instead of replacing it silently."));
     m_undoPreset = new QPushButton(tr("Undo"), this);
     m_undoPreset->setObjectName(QStringLiteral("undoPreset"));
     m_undoPreset->setToolTip(tr("Restore the matrix the preset replaced (the same undo step as Ctrl+Z on the Utility page)."));
@@ -204,6 +197,9 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
                               "mean selective risk over k = 1..N. The marked point is the defer option at r."));
     for (ThrottledPlot* plot : {m_fhrPlot, m_regionPlot, m_riskPlot}) {
         plot->setMinimumHeight(260);
+        // Two legend columns: three plots share the width, and three columns would cut names off.
+        plot->legend->setWrap(2);
+        plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
     }
 
     auto* results = new QWidget(this);
@@ -336,7 +332,7 @@ void DecisionLabPage::onLoaded()
                             .arg(m_results->particles)
                             .arg(m_results->hasValidation ? tr(", with a validation split") : QString()));
     const std::vector<std::string>& notes = m_results->decisions.notes;
-    m_notes->setText(notes.empty() ? QString() : tr("<b>Note:</b> %1").arg(joinLines(notes)));
+    m_notes->setText(notes.empty() ? QString() : tr("<b>Note:</b> %1").arg(labtext::htmlLines(notes)));
     m_notes->setVisible(!notes.empty());
     m_tuning->setRun(m_directory, m_results->hasValidation, m_results->classes);
     updateMatrixLabel();
@@ -522,7 +518,7 @@ void DecisionLabPage::showMessage(const QString& text, bool error)
 
 QString DecisionLabPage::chosenTitle() const
 {
-    return tr("%1, %2 matrix").arg(decisionRuleTitle(m_lab->rule), m_evaluatedDescription);
+    return tr("%1, %2").arg(QString::fromStdString(lbd::decisionRuleName(m_lab->rule)), m_evaluatedDescription);
 }
 
 void DecisionLabPage::showReports()
@@ -548,7 +544,7 @@ void DecisionLabPage::showHeadline()
     // headline gives the accuracy cost only (a collapsed rule's "-100 % FHR" is not a win).
     m_warnings->setText(lab.warnings.empty() ? QString()
                                              : tr("Warning: these decisions are degenerate, not an improvement.<br>%1")
-                                                   .arg(joinLines(lab.warnings)));
+                                                   .arg(labtext::htmlLines(lab.warnings)));
     m_warnings->setVisible(!lab.warnings.empty());
     const QString who = tr("<b>%1 with the %2 matrix vs one-hot argmax (test split):</b>")
                             .arg(decisionRuleTitle(lab.rule), m_evaluatedDescription.toHtmlEscaped());

@@ -101,8 +101,9 @@ std::vector<MetricRow> metricRows()
          [](const ComparedRun& r) { return optionalNumber(r.summary.meanUtility); },
          [](const ComparedRun& r) { return r.summary.meanUtility; }, +1},
         {QObject::tr("Best accuracy (epoch)"),
-         QObject::tr("The test accuracy at the best evaluation epoch. With a validation split the epoch is chosen by "
-                     "validation accuracy; without one it is chosen on the test set itself, which is optimistic."),
+         QObject::tr("The test accuracy at the best evaluation epoch. \"by validation\": the epoch with the highest "
+                     "validation accuracy (the run has a validation split). \"test-selected\": the run has none, so the "
+                     "epoch is the one with the highest test accuracy itself, an optimistic number."),
          [](const ComparedRun& r) { return bestEpochText(r); }, none, 0},
         {QObject::tr("Final training loss"), QObject::tr("The training objective L, mean over the last epoch."),
          [](const ComparedRun& r) { return r.loss.isEmpty() ? QStringLiteral("—") : QString::number(r.loss.last(), 'f', 4); },
@@ -158,16 +159,13 @@ QString bestEpochText(const ComparedRun& run)
         }
     }
     if (best >= 0) {
-        return QObject::tr("%1 % (epoch %2, chosen by validation accuracy %3 %)")
-            .arg(run.accuracy[best], 0, 'f', 2)
-            .arg(run.evalEpochs[best])
-            .arg(run.validationAccuracy[best], 0, 'f', 2);
+        return QObject::tr("%1 % (epoch %2, by validation)").arg(run.accuracy[best], 0, 'f', 2).arg(run.evalEpochs[best]);
     }
     best = 0;
     for (int i = 1; i < run.accuracy.size(); ++i) {
         best = run.accuracy[i] > run.accuracy[best] ? i : best;
     }
-    return QObject::tr("%1 % (epoch %2, chosen on the test set: optimistic)").arg(run.accuracy[best], 0, 'f', 2).arg(run.evalEpochs[best]);
+    return QObject::tr("%1 % (epoch %2, test-selected)").arg(run.accuracy[best], 0, 'f', 2).arg(run.evalEpochs[best]);
 }
 
 RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)

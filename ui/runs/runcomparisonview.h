@@ -38,8 +38,9 @@ struct ComparedRun {
 };
 ComparedRun loadComparedRun(const QString& directory);
 
-// "92.1 % (epoch 160, chosen by validation accuracy 91.4 %)", or "... (epoch 160, chosen on the
-// test set: optimistic)" without validation evaluations; "–" without evaluations.
+// "92.10 % (epoch 160, by validation)": the test accuracy at the epoch of the best validation
+// accuracy; "... (epoch 160, test-selected)" without validation evaluations (optimistic: the test
+// set chose the epoch); "–" without evaluations.
 QString bestEpochText(const ComparedRun& run);
 
 class RunComparisonView final : public QWidget {

@@ -37,7 +37,7 @@ DecisionControls::DecisionControls(UtilityDocument* document, Layout layout, QWi
     m_deferValue = new QDoubleSpinBox(this);
     m_deferValue->setObjectName(QStringLiteral("deferUtility"));
     m_deferValue->setRange(-100.0, 100.0);
-    m_deferValue->setDecimals(3);
+    m_deferValue->setDecimals(4); // a tuned r is shown as it is used
     m_deferValue->setSingleStep(0.05);
     m_deferValue->setValue(kDefaultDefer);
     m_deferValue->setKeyboardTracking(false);
