@@ -390,6 +390,9 @@ private slots:
         auto* warning = panel->findChild<QLabel*>(QStringLiteral("trainingUtilityWarning"));
         QVERIFY(warning && !warning->isHidden());
         test::keepScreenshot(objective->parentWidget(), QStringLiteral("panel-objective-warning"));
+        // Every page fits a 1618-pixel window with the panel (a 1600-pixel screen, as before the
+        // Decision lab grew its controls row).
+        QVERIFY2(window.minimumSizeHint().width() <= 1620, qPrintable(QString::number(window.minimumSizeHint().width())));
         test::keepScreenshot(panel->decisionControls()->parentWidget()->parentWidget(), QStringLiteral("panel-decisions"));
         // One-hot training utility: nothing to warn about, whatever the form.
         auto* preset = panel->findChild<QComboBox*>(QStringLiteral("utilityPreset"));

@@ -52,18 +52,15 @@ ClassifyPage::ClassifyPage(UtilityDocument* document, QWidget* parent) : QWidget
     m_redecideTimer = new QTimer(this);
     m_redecideTimer->setSingleShot(true);
     m_redecideTimer->setInterval(200); // a painting stroke in the editor re-decides once
-    connect(m_redecideTimer, &QTimer::timeout, this, [this] {
-        if (m_predictor) {
-            submitAll(false);
-        } else {
-            finishIfIdle();
-        }
-    });
+    // Without a predictor the run changed meanwhile, and its load re-decides the list.
+    connect(m_redecideTimer, &QTimer::timeout, this, [this] { m_predictor ? submitAll(false) : finishIfIdle(); });
     // Any change of the shared matrix, rule or r re-decides the list once it settles (a painting
     // stroke in the editor, a spin of r); isBusy() counts the wait.
     for (auto signal : {&UtilityDocument::matrixChanged, &UtilityDocument::ruleChanged, &UtilityDocument::deferUtilityChanged}) {
         connect(m_document, signal, this, [this] {
-            m_redecideTimer->start();
+            if (m_predictor && !m_entries.empty()) {
+                m_redecideTimer->start();
+            }
             updateStatus();
         });
     }

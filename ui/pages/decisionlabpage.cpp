@@ -166,8 +166,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     controls->addWidget(m_oneHotButton);
     controls->addWidget(m_tailPenalty);
     controls->addWidget(m_tailButton);
-    controls->addSpacing(16);
-    controls->addWidget(m_matrixLabel, 1);
+    controls->addStretch();
     auto* recordedRow = new QHBoxLayout;
     recordedRow->addWidget(m_recorded, 1);
     recordedRow->addWidget(m_adopt);
@@ -229,6 +228,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addWidget(m_matrixLabel); // its own line: the page must fit a 1600-pixel screen beside the panel
     layout->addWidget(m_noticeBar);
     layout->addWidget(m_runLabel);
     layout->addLayout(recordedRow);
