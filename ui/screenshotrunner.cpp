@@ -1,13 +1,13 @@
 #include "ui/screenshotrunner.h"
 
+#include "ui/decisionlab/tuningpanel.h"
 #include "ui/latencyprobe.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/classifypage.h"
-#include "ui/decisionlab/tuningpanel.h"
 #include "ui/pages/decisionlabpage.h"
-#include "ui/panels/experimentpanel.h"
 #include "ui/pages/gallerypage.h"
 #include "ui/pages/runspage.h"
+#include "ui/panels/experimentpanel.h"
 #include "ui/utility/utilitydocument.h"
 
 #include "core/infer/runresults.h"

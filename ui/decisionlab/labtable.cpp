@@ -9,6 +9,14 @@
 namespace lbd::ui {
 namespace {
 
+// "-3.2 pts (-36 %)": the table's narrow form of labtext::change.
+QString shortChange(double lab, double baseline)
+{
+    const QString pts = labtext::points(lab, baseline);
+    return baseline > 0.0 ? QStringLiteral("%1 (%2 %)").arg(pts, labtext::signedNumber(100.0 * (lab - baseline) / baseline, 0))
+                          : pts;
+}
+
 struct Row {
     QString name;
     QString tip;
@@ -28,6 +36,8 @@ DecisionLabTable::DecisionLabTable(QWidget* parent) : QTableWidget(0, 3, parent)
     verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     setWordWrap(false);
+    // Shares a row with a plot: take half the width, not the width of the longest text.
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setToolTip(tr("Test-set metrics of the baseline (argmax, U = I) and of the chosen rule under the shared matrix. "
@@ -39,7 +49,11 @@ void DecisionLabTable::showReports(const lbd::EvaluationReport& base, const lbd:
                                    const QString& chosenTitle)
 {
     using namespace labtext;
-    setHorizontalHeaderLabels({tr("one-hot argmax"), chosenTitle, tr("difference")});
+    // Short headers (the table has half the page's width); the full rule and matrix in the tooltip.
+    setHorizontalHeaderLabels({tr("one-hot argmax"), tr("chosen"), tr("difference")});
+    horizontalHeaderItem(1)->setToolTip(tr("The chosen rule and matrix: %1").arg(chosenTitle));
+    horizontalHeaderItem(2)->setToolTip(tr("Chosen minus one-hot argmax, in percentage points (and relative to the "
+                                           "baseline, for the False Head Rates)."));
     std::vector<Row> rows;
     rows.push_back({tr("accuracy"), tr("Share of all %1 test images decided as their true class.").arg(lab.imageCount),
                     percent(base.overall), percent(lab.overall), points(lab.overall, base.overall)});
@@ -66,13 +80,13 @@ void DecisionLabTable::showReports(const lbd::EvaluationReport& base, const lbd:
                             .arg(l.split.falseHeads)
                             .arg(l.split.tailImages),
                         empty ? dash() : percent(b.split.rate), empty ? dash() : percent(l.split.rate),
-                        empty ? dash() : change(l.split.rate, b.split.rate)});
+                        empty ? dash() : shortChange(l.split.rate, b.split.rate)});
     }
     rows.push_back({tr("FHR 3-point mean"),
                     tr("Mean of the three FHR points above (tail ratio 25 / 50 / 75 %): what the paper's tables average."),
-                    percent(base.fhrPointsMean), percent(lab.fhrPointsMean), change(lab.fhrPointsMean, base.fhrPointsMean)});
+                    percent(base.fhrPointsMean), percent(lab.fhrPointsMean), shortChange(lab.fhrPointsMean, base.fhrPointsMean)});
     rows.push_back({tr("FHR curve mean"), tr("Mean of FHR(k) over every head/tail split k = 1..C-1 (the whole curve)."),
-                    percent(base.fhrCurveMean), percent(lab.fhrCurveMean), change(lab.fhrCurveMean, base.fhrCurveMean)});
+                    percent(base.fhrCurveMean), percent(lab.fhrCurveMean), shortChange(lab.fhrCurveMean, base.fhrCurveMean)});
     rows.push_back({tr("AURC"),
                     tr("Area under the risk-coverage curve: the mean selective risk when only the k most confident "
                        "images are decided, over k = 1..N. Lower is better."),

@@ -195,7 +195,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
                               "expected, max pbar for argmax) and count the errors among them. Lower is better; AURC = "
                               "mean selective risk over k = 1..N. The marked point is the defer option at r."));
     for (ThrottledPlot* plot : {m_fhrPlot, m_regionPlot, m_riskPlot}) {
-        plot->setMinimumHeight(260);
+        plot->setMinimumHeight(230);
         // Two legend columns: three plots share the width, and three columns would cut names off.
         plot->legend->setWrap(2);
         plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
@@ -204,16 +204,20 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     auto* results = new QWidget(this);
     auto* grid = new QGridLayout(results);
     grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(m_warnings, 0, 0, 1, 3);
-    grid->addWidget(m_headline, 1, 0, 1, 3);
-    grid->addWidget(m_tuning, 2, 0, 1, 3);
-    grid->addWidget(m_fhrPlot, 3, 0);
-    grid->addWidget(m_regionPlot, 3, 1);
-    grid->addWidget(m_riskPlot, 3, 2);
-    grid->addWidget(m_table, 4, 0, 1, 2);
-    grid->addWidget(m_defer, 4, 2);
-    grid->setRowStretch(3, 3);
-    grid->setRowStretch(4, 2);
+    // Two columns, so each plot keeps room for its tick labels and legend beside the panel on a
+    // 1600-pixel screen: FHR | risk-coverage over regions | table.
+    grid->addWidget(m_warnings, 0, 0, 1, 2);
+    grid->addWidget(m_headline, 1, 0, 1, 2);
+    grid->addWidget(m_tuning, 2, 0, 1, 2);
+    grid->addWidget(m_defer, 3, 0, 1, 2);
+    grid->addWidget(m_fhrPlot, 4, 0);
+    grid->addWidget(m_riskPlot, 4, 1);
+    grid->addWidget(m_regionPlot, 5, 0);
+    grid->addWidget(m_table, 5, 1);
+    grid->setRowStretch(4, 1);
+    grid->setRowStretch(5, 1);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
 
     m_emptyLabel = new QLabel(tr("<h3>No run yet</h3><p>Train a run or open one (File &gt; Open run...). The decision lab "
                                  "re-decides its cached test probabilities with any rule, utility matrix and defer option, "
