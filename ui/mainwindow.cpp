@@ -61,7 +61,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     setObjectName(QStringLiteral("mainWindow"));
     setWindowTitle(tr("LBD Studio"));
 
-    m_panel = new ExperimentPanel(this);
+    // The shared decision settings first: the panel, the Utility page, the lab and Classify edit it.
+    m_utility = new UtilityDocument(this);
+    m_panel = new ExperimentPanel(m_utility, this);
     m_panel->setObjectName(QStringLiteral("experimentPanel"));
     auto* dock = new QDockWidget(tr("Experiment"), this);
     dock->setObjectName(QStringLiteral("experimentDock"));
@@ -69,7 +71,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 
-    m_utility = new UtilityDocument(this);
     m_utility->setClassNames(m_panel->classNames());
 
     m_pages = new QTabWidget(this);
@@ -90,7 +91,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_utilityEditorPage->setClassCounts(m_panel->trainCounts());
     connect(m_panel, &ExperimentPanel::configChanged, m_utilityEditorPage,
             [this] { m_utilityEditorPage->setClassCounts(m_panel->trainCounts()); });
-    connect(m_utilityEditorPage, &UtilityEditorPage::trainingMatrixSaved, m_panel, &ExperimentPanel::setUtilityFile);
+    connect(m_utilityEditorPage, &UtilityEditorPage::trainingMatrixSaved, m_panel, &ExperimentPanel::copyTrainingMatrix);
     connect(this, &MainWindow::runShown, m_classifyPage, &ClassifyPage::setRun);
     // Decision lab and gallery: re-decide and browse the current run's cached test probabilities.
     m_decisionLabPage = new DecisionLabPage(m_utility, this);

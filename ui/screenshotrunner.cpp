@@ -1,11 +1,13 @@
 #include "ui/screenshotrunner.h"
 
+#include "ui/decisionlab/tuningpanel.h"
 #include "ui/latencyprobe.h"
 #include "ui/mainwindow.h"
 #include "ui/pages/classifypage.h"
 #include "ui/pages/decisionlabpage.h"
 #include "ui/pages/gallerypage.h"
 #include "ui/pages/runspage.h"
+#include "ui/panels/experimentpanel.h"
 #include "ui/utility/utilitydocument.h"
 
 #include "core/infer/runresults.h"
@@ -64,6 +66,15 @@ bool ScreenshotRunner::start()
         std::fprintf(stderr, "lbd-studio: cannot create %s\n", qPrintable(m_directory));
         return false;
     }
+    if (!m_directory.isEmpty()) {
+        // Pictures with a validation split, so the Decision lab can show its tuning (r is tuned
+        // on validation, never on the test set the lab reports).
+        lbd::TrainConfig config = m_window->experimentPanel()->config();
+        if (config.data.longTail.validationFraction == 0.0) {
+            config.data.longTail.validationFraction = 0.1;
+            m_window->experimentPanel()->setConfig(config);
+        }
+    }
     if (!m_window->startTraining()) {
         std::fprintf(stderr, "lbd-studio: the run did not start\n");
         return false;
@@ -76,6 +87,7 @@ void ScreenshotRunner::stagePartTwoPages(const QString& runDirectory)
 {
     UtilityDocument* document = m_window->utilityDocument();
     document->setMatrix(lbd::UtilityMatrix::tailSensitive(document->classCount(), 2.0));
+    document->setRule(lbd::DecisionRule::Expected);
     // Two test images of the run for Classify: the one the particles dispute most (mutual
     // information) and the most certain one, written as PNG files as a user would drop them.
     try {
@@ -123,11 +135,10 @@ void ScreenshotRunner::waitForPagesThenCapture(int attemptsLeft)
         return;
     }
     if (!m_loadedPagesStaged) {
-        // The pages start from the run's own rule when they load it: choose the expected-utility
-        // rule now, and compare every run in the runs folder when there are several.
+        // The defer utility r for 90 % coverage, tuned on the run's validation split (the lab
+        // reports the test split at it); compare every run in the runs folder when there are several.
         m_loadedPagesStaged = true;
-        m_window->decisionLabPage()->setRule(lbd::DecisionRule::Expected);
-        m_window->classifyPage()->setRule(lbd::DecisionRule::Expected);
+        m_window->decisionLabPage()->tuning()->tuneDeferUtility();
         RunsPage* runs = m_window->runsPage();
         QStringList folders;
         const QDir root(runs->runsFolder());

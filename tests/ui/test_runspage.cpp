@@ -2,7 +2,10 @@
 // folder. The page lists every run with the accuracy of its report.json, shows the damaged one
 // with its problem, compares two runs (one graph per run and panel, with the right number of
 // points), writes PNG / PDF / CSV files with the runs' numbers, exports a model that core reads
-// back, and opens a run in the main window.
+// back, and opens a run in the main window. A run decided by eq7 with tail:2 (its report flagged
+// degenerate) is marked with its warnings and never bold as the best in the comparison; the best
+// epoch is chosen by validation accuracy when the run has a validation split; empty regions
+// read "–".
 #include "tests/ui/uitestsupport.h"
 
 #include "core/infer/runexport.h"
@@ -243,6 +246,118 @@ private slots:
         // A single run is not a comparison.
         QVERIFY(!page.compare({m_alpha}));
         QVERIFY(page.lastMessage().contains(QStringLiteral("two or more")));
+    }
+
+    void aFlaggedRunIsNeverTheBest()
+    {
+        // gamma: decided by eq7 with tail:2, which its report flags (the registry's eq7 warning);
+        // trained with a validation split, so its best epoch is chosen on validation. Kept out of
+        // the runs folder so the other tests' counts stay.
+        lbd::TrainConfig gamma = test::tinyConfig(2);
+        gamma.name = "gamma";
+        gamma.decision.utility = lbd::utilityFromSpec("tail:2");
+        gamma.decision.rule = lbd::DecisionRule::Eq7;
+        gamma.data.longTail.validationFraction = 0.2; // 87 images left to train: no batch of one
+        const QString gammaDir = QDir(m_dir.path()).filePath(QStringLiteral("other-runs/gamma"));
+        {
+            lbd::Trainer trainer(gamma, gammaDir.toStdString());
+            QCOMPARE(trainer.run({}).epochsCompleted, 2);
+        }
+        const lbd::RunSummary flagged = lbd::readRunSummary(gammaDir.toStdString());
+        QVERIFY(!flagged.warnings.empty());
+
+        // The table marks it, with the warnings as the tooltip, and records both utilities.
+        RunTableModel model;
+        const lbd::RunSummary clean = lbd::readRunSummary(m_beta.toStdString()); // one-hot decisions
+        QVERIFY(clean.warnings.empty());
+        model.setRuns({flagged, clean});
+        QVERIFY(model.data(model.index(0, RunTableModel::Warnings)).toString().contains(QStringLiteral("\u26a0")));
+        QVERIFY(model.data(model.index(1, RunTableModel::Warnings)).toString().isEmpty());
+        const QString tip = model.data(model.index(0, RunTableModel::Warnings), Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QString::fromStdString(flagged.warnings.front())), qPrintable(tip));
+        QCOMPARE(model.data(model.index(0, RunTableModel::Decision)).toString(), QStringLiteral("tail:2, eq7"));
+        QCOMPARE(model.data(model.index(0, RunTableModel::TrainingUtility)).toString(), QStringLiteral("tail:1 (bounded)"));
+
+        RunsPage page;
+        QVERIFY(refreshed(page));
+        QSignalSpy ready(&page, &RunsPage::comparisonReady);
+        // beta (unflagged), alpha (its tail:1 decisions give up the head class on this tiny run:
+        // flagged too) and gamma.
+        const bool alphaFlagged = !lbd::readRunSummary(m_alpha.toStdString()).warnings.empty();
+        QVERIFY(page.compare({m_beta, m_alpha, gammaDir}));
+        QTRY_COMPARE(ready.size(), 1);
+        QTableWidget* table = page.comparison()->table();
+        QCOMPARE(table->columnCount(), 3);
+        QVERIFY(table->horizontalHeaderItem(2)->text().startsWith(QStringLiteral("\u26a0")));
+        QVERIFY(table->horizontalHeaderItem(2)->toolTip().contains(QString::fromStdString(flagged.warnings.front())));
+        const auto rowNamed = [table](const QString& title) {
+            for (int r = 0; r < table->rowCount(); ++r) {
+                if (table->verticalHeaderItem(r)->text() == title) {
+                    return r;
+                }
+            }
+            return -1;
+        };
+        const auto bold = [table](int row, int column) { return table->item(row, column)->font().bold(); };
+        for (int r = 0; r < table->rowCount(); ++r) {
+            QVERIFY2(!bold(r, 2), qPrintable(table->verticalHeaderItem(r)->text()));
+            QVERIFY2(!alphaFlagged || !bold(r, 1), qPrintable(table->verticalHeaderItem(r)->text()));
+        }
+        // On these tiny runs the flagged one happens to be best at nothing, so also compare two
+        // runs whose numbers are set: the flagged one (like a collapsed rule's 0 % FHR) is better
+        // on every ranked row and bold on none; the clean one is bold.
+        ComparedRun good;
+        good.summary.name = "clean";
+        good.summary.classCount = 4;
+        good.summary.accuracy = 0.80;
+        good.summary.tailAccuracy = 0.60;
+        good.summary.fhrPointsMean = 0.30;
+        ComparedRun collapsed = good;
+        collapsed.summary.name = "collapsed";
+        collapsed.summary.accuracy = 0.90;
+        collapsed.summary.tailAccuracy = 1.0;
+        collapsed.summary.fhrPointsMean = 0.0;
+        collapsed.summary.warnings = {"decisions piled into a few classes"};
+        RunComparisonView view;
+        view.setRuns({good, collapsed});
+        QTableWidget* set = view.table();
+        for (const QString& title : {QStringLiteral("Accuracy"), QStringLiteral("Tail accuracy"), QStringLiteral("FHR 3-point mean")}) {
+            int row = -1;
+            for (int r = 0; r < set->rowCount(); ++r) {
+                row = set->verticalHeaderItem(r)->text() == title ? r : row;
+            }
+            QVERIFY2(row >= 0, qPrintable(title));
+            QVERIFY2(set->item(row, 0)->font().bold(), qPrintable(title));
+            QVERIFY2(!set->item(row, 1)->font().bold(), qPrintable(title));
+        }
+        QVERIFY(rowNamed(QStringLiteral("FHR curve mean")) >= 0);
+        QCOMPARE(rowNamed(QStringLiteral("FHR avg")), -1);
+        // Best epoch: by validation accuracy for gamma, flagged as test-selected for alpha.
+        const int best = rowNamed(QStringLiteral("Best accuracy (epoch)"));
+        QVERIFY2(table->item(best, 2)->text().contains(QStringLiteral("by validation")),
+                 qPrintable(table->item(best, 2)->text()));
+        QVERIFY2(table->item(best, 0)->text().contains(QStringLiteral("test-selected")), qPrintable(table->item(best, 0)->text()));
+        test::keepScreenshot(page.comparison(), QStringLiteral("runs-flagged-comparison"));
+    }
+
+    void emptyRegionsReadAsADash()
+    {
+        // Two classes: thirds by index leave head and med without classes. RunSummary gives 0.0
+        // for them; the table must not show "0.00 %".
+        lbd::RunSummary two;
+        two.directory = "/nowhere/two";
+        two.classCount = 2;
+        two.accuracy = 0.9;
+        two.headAccuracy = 0.0;
+        two.mediumAccuracy = 0.0;
+        two.tailAccuracy = 0.9;
+        RunTableModel model;
+        model.setRuns({two});
+        QCOMPARE(model.data(model.index(0, RunTableModel::HeadAccuracy)).toString(), QStringLiteral("\u2013"));
+        QCOMPARE(model.data(model.index(0, RunTableModel::MediumAccuracy)).toString(), QStringLiteral("\u2013"));
+        QCOMPARE(model.data(model.index(0, RunTableModel::TailAccuracy)).toString(), QStringLiteral("90.00 %"));
+        const QList<QStringList> csv = parseCsv(runsToCsv({two}));
+        QCOMPARE(csv[1][csv[0].indexOf(QStringLiteral("head_accuracy"))], QString());
     }
 
     void csvHoldsBothRunsNumbers()

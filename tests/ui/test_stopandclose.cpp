@@ -100,8 +100,12 @@ private slots:
         for (size_t i = 0; i < lines.size(); ++i) {
             QCOMPARE(lines[i].at("epoch").get<int>(), static_cast<int>(i + 1));
         }
-        // A finished run is not offered again.
+        // A finished run is not offered again (once the page has re-read the folder: refresh()
+        // scans in the background, and the old summary still says "stopped").
         runs->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!runs->isScanning() && runs->rowOf(stopped.runDirectory) >= 0
+                                     && runs->runs()[size_t(runs->rowOf(stopped.runDirectory))].state == "finished",
+                                 30000);
         runs->selectRuns({stopped.runDirectory});
         QVERIFY(!button->isEnabled());
     }

@@ -1,15 +1,26 @@
 // The Utility page: painting a cell and a drag stroke with the mouse, shift-drag and region
 // blocks, presets, undo / redo (also by keyboard), CSV and JSON round trips through core's io,
 // refused files (wrong size, non-finite) that leave the matrix alone, a 100-class matrix (zoom,
-// tooltips, values only in big cells) and "Use for training" feeding the experiment panel.
+// tooltips, values only in big cells) and "Use for training" feeding the experiment panel's
+// training utility by value. The shared decision settings: one rule and defer utility in sync
+// across the Utility page, the Decision lab, Classify and the panel (the registry's names, order
+// and tooltips on each), the lab's presets replacing a saved matrix only visibly (and undoably),
+// the lab's c following the matrix, the training utility form and its warning.
 #include "tests/ui/uitestsupport.h"
 #include "ui/mainwindow.h"
+#include "ui/pages/classifypage.h"
+#include "ui/pages/decisionlabpage.h"
 #include "ui/panels/experimentpanel.h"
+#include "ui/panels/objectivesection.h"
+#include "ui/widgets/decisioncontrols.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/utility/utilityeditorpage.h"
 #include "ui/utility/utilityheatmap.h"
 
 #include <QAbstractButton>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
@@ -325,17 +336,173 @@ private slots:
         QVERIFY2(!path.isEmpty(), qPrintable(editor->message()));
         QCOMPARE(QFileInfo(path).absolutePath(), QDir(AppSettings::runsFolder()).filePath(QStringLiteral("utility")));
         QCOMPARE(lbd::loadUtilityMatrix(path.toStdString(), document->classNameList()), document->matrix());
-        QCOMPARE(QString::fromStdString(window.experimentPanel()->config().objective.utility.spec), path);
-        QVERIFY2(window.experimentPanel()->validate().isEmpty(), qPrintable(window.experimentPanel()->validationMessage()));
+        QCOMPARE(editor->savedStateText(), QStringLiteral("Saved to %1").arg(path));
+        // The panel's TRAINING utility is a copy by value (the run never reads the file again).
+        ExperimentPanel* panel = window.experimentPanel();
+        lbd::UtilitySetting training = panel->config().objective.utility;
+        QVERIFY(training.byValue());
+        QCOMPARE(training.matrix, lbd::UtilityMatrix::tailSensitive(4, 0.75));
+        QCOMPARE(training.classNames, document->classNameList());
+        QVERIFY2(panel->validate().isEmpty(), qPrintable(panel->validationMessage()));
 
-        // A file that does not fit the data set is refused by the panel, naming it.
-        const QString bad = m_dir.filePath(QStringLiteral("bad-utility.csv"));
-        writeText(bad, "1,0\n0,1\n");
-        window.experimentPanel()->setUtilityFile(bad);
-        const QString error = window.experimentPanel()->validate();
-        QVERIFY2(error.contains(QStringLiteral("bad-utility.csv")), qPrintable(error));
-        window.experimentPanel()->setUtilityFile(path);
-        QVERIFY(window.experimentPanel()->validate().isEmpty());
+        // A copy: editing the Utility page afterwards changes decisions, not training, until Copy again.
+        QVERIFY(editor->applyOneHot());
+        QCOMPARE(panel->config().objective.utility.matrix, lbd::UtilityMatrix::tailSensitive(4, 0.75));
+        QVERIFY(panel->config().decision.utility.matrix.isOneHot());
+        QCOMPARE(editor->savedStateText(), QStringLiteral("Modified since saved to %1").arg(path));
+        auto* copy = panel->findChild<QPushButton*>(QStringLiteral("copyTrainingMatrix"));
+        QVERIFY(copy);
+        QTest::mouseClick(copy, Qt::LeftButton);
+        QVERIFY(panel->config().objective.utility.matrix.isOneHot());
+
+        // A copied matrix of another data set is refused by the panel, naming the problem.
+        lbd::TrainConfig other = test::tinyConfig(1);
+        other.objective.utility = lbd::utilityFromMatrix(lbd::UtilityMatrix::tailSensitive(3, 1.0), {"a", "b", "c"});
+        panel->setConfig(other);
+        const QString error = panel->validate();
+        QVERIFY2(error.contains(QStringLiteral("training utility")), qPrintable(error));
+    }
+
+    void trainingUtilityFormAndItsWarning()
+    {
+        MainWindow window;
+        window.resize(1600, 940);
+        window.show();
+        ExperimentPanel* panel = window.experimentPanel();
+        lbd::TrainConfig config = test::tinyConfig(1);
+        config.objective.utility = lbd::utilityFromSpec("tail:2");
+        config.objective.utilityForm = lbd::UtilityForm::Bounded;
+        panel->setConfig(config);
+        ObjectiveSection* objective = panel->objectiveSection();
+        QVERIFY(objective->trainingWarningText().isEmpty()); // bounded: no warning
+        auto* form = panel->findChild<QComboBox*>(QStringLiteral("utilityForm"));
+        QVERIFY(form);
+        // The forms with core's descriptions as tooltips, bounded first (the default).
+        QCOMPARE(form->count(), int(lbd::allUtilityForms().size()));
+        for (int i = 0; i < form->count(); ++i) {
+            const auto f = lbd::allUtilityForms()[size_t(i)];
+            QCOMPARE(form->itemData(i).toInt(), int(f));
+            QCOMPARE(form->itemData(i, Qt::ToolTipRole).toString(), QString::fromStdString(lbd::utilityFormDescription(f)));
+        }
+        form->setCurrentIndex(form->findData(int(lbd::UtilityForm::Paper)));
+        QCOMPARE(panel->config().objective.utilityForm, lbd::UtilityForm::Paper);
+        QVERIFY2(objective->trainingWarningText().contains(QStringLiteral("unbounded")), qPrintable(objective->trainingWarningText()));
+        auto* warning = panel->findChild<QLabel*>(QStringLiteral("trainingUtilityWarning"));
+        QVERIFY(warning && !warning->isHidden());
+        test::keepScreenshot(objective->parentWidget(), QStringLiteral("panel-objective-warning"));
+        // Every page fits a 1618-pixel window with the panel (a 1600-pixel screen, as before the
+        // Decision lab grew its controls row).
+        QVERIFY2(window.minimumSizeHint().width() <= 1620, qPrintable(QString::number(window.minimumSizeHint().width())));
+        test::keepScreenshot(panel->decisionControls()->parentWidget()->parentWidget(), QStringLiteral("panel-decisions"));
+        // One-hot training utility: nothing to warn about, whatever the form.
+        auto* preset = panel->findChild<QComboBox*>(QStringLiteral("utilityPreset"));
+        preset->setCurrentIndex(0);
+        QVERIFY(objective->trainingWarningText().isEmpty());
+    }
+
+    void ruleAndDeferAreOneSettingOnEveryPage()
+    {
+        MainWindow window;
+        window.experimentPanel()->setConfig(test::tinyConfig(1));
+        UtilityDocument* document = window.utilityDocument();
+        QComboBox* boxes[4] = {window.utilityEditorPage()->decisionControls()->ruleBox(),
+                               window.decisionLabPage()->ruleBox(), window.classifyPage()->decisionControls()->ruleBox(),
+                               window.experimentPanel()->decisionControls()->ruleBox()};
+        // The registry's rules, in its order, with its descriptions, on every page.
+        for (QComboBox* box : boxes) {
+            QCOMPARE(box->count(), int(lbd::decisionRules().size()));
+            for (int i = 0; i < box->count(); ++i) {
+                const lbd::DecisionRuleInfo& info = lbd::decisionRules()[size_t(i)];
+                QCOMPARE(box->itemData(i).toInt(), int(info.rule));
+                QCOMPARE(box->itemText(i), QString::fromStdString(info.title));
+                QVERIFY(box->itemData(i, Qt::ToolTipRole).toString().contains(QString::fromStdString(info.description)));
+            }
+            QCOMPARE(box->currentData().toInt(), int(lbd::kDefaultDecisionRule));
+        }
+        // Changing it on any page changes it on all the others and in the next run's config.
+        const lbd::DecisionRule order[4] = {lbd::DecisionRule::Argmax, lbd::DecisionRule::MeanLogit,
+                                            lbd::DecisionRule::Eq7, lbd::DecisionRule::Expected};
+        for (int page = 0; page < 4; ++page) {
+            boxes[page]->setCurrentIndex(boxes[page]->findData(int(order[page])));
+            QCOMPARE(document->rule(), order[page]);
+            for (QComboBox* box : boxes) {
+                QCOMPARE(box->currentData().toInt(), int(order[page]));
+            }
+            QCOMPARE(window.decisionLabPage()->rule(), order[page]);
+            QCOMPARE(window.classifyPage()->rule(), order[page]);
+            QCOMPARE(window.experimentPanel()->config().decision.rule, order[page]);
+        }
+        // The defer utility too: set on Classify, seen by the panel, the lab and the Utility page.
+        DecisionControls* classify = window.classifyPage()->decisionControls();
+        classify->deferSpin()->setValue(0.4);
+        classify->deferBox()->setChecked(true);
+        QCOMPARE(document->deferUtility(), std::optional<double>(0.4));
+        QCOMPARE(window.experimentPanel()->config().decision.deferUtility, std::optional<double>(0.4));
+        QVERIFY(window.decisionLabPage()->decisionControls()->deferBox()->isChecked());
+        QCOMPARE(window.utilityEditorPage()->decisionControls()->deferSpin()->value(), 0.4);
+        // A rule without a defer option keeps r but does not use it.
+        window.decisionLabPage()->setRule(lbd::DecisionRule::MeanLogit);
+        QVERIFY(!window.experimentPanel()->decisionControls()->deferBox()->isEnabled());
+        QVERIFY(!window.experimentPanel()->config().decision.deferUtility);
+        window.decisionLabPage()->setRule(lbd::DecisionRule::Argmax);
+        QCOMPARE(window.experimentPanel()->config().decision.deferUtility, std::optional<double>(0.4));
+        // The panel records the shared matrix by value with the class names.
+        QVERIFY(window.utilityEditorPage()->applyTailSensitive(1.5));
+        const lbd::UtilitySetting decision = window.experimentPanel()->config().decision.utility;
+        QVERIFY(decision.byValue());
+        QCOMPARE(decision.matrix, lbd::UtilityMatrix::tailSensitive(4, 1.5));
+        QCOMPARE(decision.classNames, document->classNameList());
+
+        // eq7 with a negative entry: the registry's warning on every page that chooses the rule.
+        window.experimentPanel()->decisionControls()->ruleBox()->setCurrentIndex(
+            window.experimentPanel()->decisionControls()->ruleBox()->findData(int(lbd::DecisionRule::Eq7)));
+        for (DecisionControls* controls :
+             {window.utilityEditorPage()->decisionControls(), window.decisionLabPage()->decisionControls(),
+              window.classifyPage()->decisionControls(), window.experimentPanel()->decisionControls()}) {
+            QVERIFY2(controls->warningText().contains(QStringLiteral("eq7")), qPrintable(controls->warningText()));
+        }
+        QVERIFY(window.utilityEditorPage()->applyOneHot()); // no negative entry: no warning
+        QVERIFY(window.decisionLabPage()->decisionControls()->warningText().isEmpty());
+    }
+
+    void labPresetsDoNotReplaceASavedMatrixSilently()
+    {
+        MainWindow window;
+        window.experimentPanel()->setConfig(test::tinyConfig(1));
+        UtilityDocument* document = window.utilityDocument();
+        UtilityEditorPage* editor = window.utilityEditorPage();
+        DecisionLabPage* lab = window.decisionLabPage();
+        // The user's tail-sensitive(2) matrix, saved to a file.
+        QVERIFY(editor->applyTailSensitive(2.0));
+        const QString file = m_dir.filePath(QStringLiteral("tail2.csv"));
+        QVERIFY(editor->exportFile(file));
+        QCOMPARE(editor->savedStateText(), QStringLiteral("Saved to %1").arg(file));
+        // The lab's c shows the matrix's c, not a value of its own.
+        QCOMPARE(lab->tailPenalty()->value(), 2.0);
+        QVERIFY(lab->presetNotice().isEmpty());
+
+        // The lab's One-hot preset replaces it: visibly on both pages, and undoably.
+        QTest::mouseClick(lab->oneHotButton(), Qt::LeftButton);
+        QVERIFY(document->matrix().isOneHot());
+        QCOMPARE(editor->savedStateText(), QStringLiteral("Modified since saved to %1").arg(file));
+        QVERIFY2(lab->presetNotice().contains(QStringLiteral("tail-sensitive (c = 2)")), qPrintable(lab->presetNotice()));
+        QVERIFY2(lab->presetNotice().contains(QStringLiteral("Saved to")), qPrintable(lab->presetNotice()));
+        QVERIFY(lab->undoPresetButton()->isVisible() || !lab->isVisible());
+        QTest::mouseClick(lab->undoPresetButton(), Qt::LeftButton);
+        QCOMPARE(document->matrix(), lbd::UtilityMatrix::tailSensitive(4, 2.0));
+        QCOMPARE(editor->savedStateText(), QStringLiteral("Saved to %1").arg(file));
+        QVERIFY(lab->presetNotice().isEmpty());
+
+        // Its tail preset with another c: the same, and the undo step is the Utility page's too.
+        lab->tailPenalty()->setValue(0.5);
+        QTest::mouseClick(lab->tailButton(), Qt::LeftButton);
+        QCOMPARE(document->matrix(), lbd::UtilityMatrix::tailSensitive(4, 0.5));
+        QCOMPARE(editor->savedStateText(), QStringLiteral("Modified since saved to %1").arg(file));
+        editor->undoAction()->trigger();
+        QCOMPARE(document->matrix(), lbd::UtilityMatrix::tailSensitive(4, 2.0));
+        // An edit on the Utility page moves the lab's c with it.
+        QVERIFY(editor->applyTailSensitive(3.0));
+        QCOMPARE(lab->tailPenalty()->value(), 3.0);
     }
 
 private:

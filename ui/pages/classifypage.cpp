@@ -2,16 +2,16 @@
 #include "ui/decisionruletext.h"
 
 #include "core/infer/predictor.h"
+#include "ui/engine/classifyjob.h"
 #include "ui/utility/utilitydocument.h"
+#include "ui/widgets/decisioncontrols.h"
 #include "ui/widgets/predictionview.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QBuffer>
 #include <QClipboard>
-#include <QComboBox>
 #include <QDir>
-#include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -20,6 +20,7 @@
 #include <QListWidget>
 #include <QMimeData>
 #include <QPushButton>
+#include <QComboBox>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -31,8 +32,6 @@
 
 namespace lbd::ui {
 namespace {
-
-constexpr int kThumbnailSide = 320;
 
 QString fileNameOf(const QString& source)
 {
@@ -53,17 +52,18 @@ ClassifyPage::ClassifyPage(UtilityDocument* document, QWidget* parent) : QWidget
     m_redecideTimer = new QTimer(this);
     m_redecideTimer->setSingleShot(true);
     m_redecideTimer->setInterval(200); // a painting stroke in the editor re-decides once
-    connect(m_redecideTimer, &QTimer::timeout, this, [this] {
-        if (m_predictor) {
-            submitAll(false);
-        }
-    });
-    connect(m_document, &UtilityDocument::matrixChanged, this, [this] {
-        if (usesDocumentMatrix()) {
-            m_redecideTimer->start();
-        }
-        updateStatus();
-    });
+    // Without a predictor the run changed meanwhile, and its load re-decides the list.
+    connect(m_redecideTimer, &QTimer::timeout, this, [this] { m_predictor ? submitAll(false) : finishIfIdle(); });
+    // Any change of the shared matrix, rule or r re-decides the list once it settles (a painting
+    // stroke in the editor, a spin of r); isBusy() counts the wait.
+    for (auto signal : {&UtilityDocument::matrixChanged, &UtilityDocument::ruleChanged, &UtilityDocument::deferUtilityChanged}) {
+        connect(m_document, signal, this, [this] {
+            if (m_predictor && !m_entries.empty()) {
+                m_redecideTimer->start();
+            }
+            updateStatus();
+        });
+    }
     updateStatus();
 }
 
@@ -76,39 +76,31 @@ ClassifyPage::~ClassifyPage()
 
 void ClassifyPage::buildUi()
 {
-    auto* open = new QPushButton(tr("Open images..."), this);
-    open->setObjectName(QStringLiteral("openImages"));
-    open->setToolTip(tr("Choose image files to classify (any size, colour or grey; they are converted to the run's "
-                        "input size and channels)."));
+    const auto button = [this](const QString& text, const QString& name, const QString& tip) {
+        auto* b = new QPushButton(text, this);
+        b->setObjectName(name);
+        b->setToolTip(tip);
+        return b;
+    };
+    auto* open = button(tr("Open images..."), QStringLiteral("openImages"),
+                        tr("Choose image files to classify (any size, colour or grey; they are converted to the run's "
+                           "input size and channels)."));
     connect(open, &QPushButton::clicked, this, &ClassifyPage::openFiles);
-    auto* paste = new QPushButton(tr("Paste"), this);
-    paste->setObjectName(QStringLiteral("pasteImage"));
-    paste->setToolTip(tr("Classify the image (or image files) on the clipboard (Ctrl+V on this page)."));
+    auto* paste = button(tr("Paste"), QStringLiteral("pasteImage"),
+                         tr("Classify the image (or image files) on the clipboard (Ctrl+V on this page)."));
     connect(paste, &QPushButton::clicked, this, &ClassifyPage::pasteFromClipboard);
     auto* pasteAction = new QAction(this);
     pasteAction->setShortcut(QKeySequence::Paste);
     pasteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(pasteAction, &QAction::triggered, this, &ClassifyPage::pasteFromClipboard);
     addAction(pasteAction);
-    auto* clear = new QPushButton(tr("Clear"), this);
-    clear->setObjectName(QStringLiteral("clearImages"));
-    clear->setToolTip(tr("Remove every image from the list."));
+    auto* clear = button(tr("Clear"), QStringLiteral("clearImages"), tr("Remove every image from the list."));
     connect(clear, &QPushButton::clicked, this, &ClassifyPage::clearEntries);
 
-    m_rule = new QComboBox(this);
-    m_rule->setObjectName(QStringLiteral("classifyRule"));
-    for (const lbd::DecisionRuleInfo& info : lbd::decisionRules()) {
-        m_rule->addItem(QString::fromStdString(info.title), static_cast<int>(info.rule));
-        m_rule->setItemData(m_rule->count() - 1, QString::fromStdString(info.description), Qt::ToolTipRole);
-    }
-    m_rule->setToolTip(tr("How the decision is made from the particles' distributions and the utility matrix of the "
-                          "Utility page. The plain argmax is always shown next to it. A new run starts with its own rule."));
-    connect(m_rule, &QComboBox::currentIndexChanged, this, [this] {
-        if (m_predictor) {
-            submitAll(false);
-        }
-        updateStatus();
-    });
+    // The shared rule and defer utility (the same controls as the Decision lab's and the Utility
+    // page's): changing them here changes them there, and the other way round.
+    m_controls = new DecisionControls(m_document, DecisionControls::Layout::Row, this);
+    m_controls->ruleBox()->setObjectName(QStringLiteral("classifyRule"));
     m_topK = new QSpinBox(this);
     m_topK->setObjectName(QStringLiteral("topK"));
     m_topK->setRange(1, 1000);
@@ -125,12 +117,10 @@ void ClassifyPage::buildUi()
     bar->addWidget(paste);
     bar->addWidget(clear);
     bar->addSpacing(12);
-    bar->addWidget(new QLabel(tr("Decision rule"), this));
-    bar->addWidget(m_rule);
+    bar->addWidget(m_controls);
     bar->addWidget(new QLabel(tr("Top k"), this));
     bar->addWidget(m_topK);
-    bar->addSpacing(12);
-    bar->addWidget(m_status, 1);
+    bar->addStretch();
 
     // Empty state: nothing to classify with yet.
     m_emptyState = new QLabel(this);
@@ -189,6 +179,7 @@ void ClassifyPage::buildUi()
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addWidget(m_status);
     layout->addWidget(m_stack, 1);
 }
 
@@ -205,13 +196,8 @@ void ClassifyPage::setRun(const QString& runDirectory)
     updateStatus();
     const std::string directory = runDirectory.toStdString();
     m_pool.start([this, token, directory] {
-        std::shared_ptr<lbd::Predictor> predictor;
         QString error;
-        try {
-            predictor = std::make_shared<lbd::Predictor>(directory, "cpu");
-        } catch (const std::exception& e) {
-            error = QString::fromUtf8(e.what());
-        }
+        std::shared_ptr<lbd::Predictor> predictor = openPredictor(directory, &error);
         QMetaObject::invokeMethod(this, [this, token, predictor, error] { onLoaded(token, predictor, error); }, Qt::QueuedConnection);
     });
 }
@@ -238,17 +224,12 @@ void ClassifyPage::onLoaded(int token, std::shared_ptr<lbd::Predictor> predictor
         return;
     }
     m_predictor = std::move(predictor);
-    m_runClassNames.clear();
-    for (const std::string& name : m_predictor->classNames()) {
-        m_runClassNames << QString::fromStdString(name);
-    }
+    m_runClassNames = qStringList(m_predictor->classNames());
+    // The run's own matrix stands in only when the shared one is for other classes; the rule and
+    // r are always the shared ones (a run that is opened does not change them).
     m_runUtility = m_predictor->utility();
-    m_runRule = m_predictor->rule();
+    m_runNotes = qStringList(m_predictor->runDecisions().notes);
     m_particles = int(m_predictor->particleCount());
-    {
-        const QSignalBlocker block(m_rule);
-        m_rule->setCurrentIndex(std::max(0, m_rule->findData(static_cast<int>(m_runRule))));
-    }
     m_topK->setMaximum(std::max(1, int(m_runClassNames.size())));
     updateStatus();
     emit predictorLoaded(true, QString());
@@ -279,9 +260,9 @@ QString ClassifyPage::matrixDescription() const
     return tr("the run's own matrix");
 }
 
-lbd::DecisionRule ClassifyPage::rule() const { return static_cast<lbd::DecisionRule>(m_rule->currentData().toInt()); }
+lbd::DecisionRule ClassifyPage::rule() const { return m_document->rule(); }
 
-void ClassifyPage::setRule(lbd::DecisionRule rule) { m_rule->setCurrentIndex(m_rule->findData(static_cast<int>(rule))); }
+void ClassifyPage::setRule(lbd::DecisionRule rule) { m_document->setRule(rule); }
 
 // ---- Entries --------------------------------------------------------------------------------
 
@@ -320,35 +301,35 @@ void ClassifyPage::classifyImage(const QImage& image, const QString& label)
     QBuffer buffer(&entry.encoded);
     buffer.open(QIODevice::WriteOnly);
     image.save(&buffer, "PNG");
-    entry.thumbnail = image.width() > kThumbnailSide || image.height() > kThumbnailSide
-                          ? image.scaled(kThumbnailSide, kThumbnailSide, Qt::KeepAspectRatio, Qt::SmoothTransformation)
-                          : image;
+    entry.thumbnail = thumbnailOf(image);
     addEntry(std::move(entry));
 }
 
 void ClassifyPage::pasteFromClipboard()
 {
     const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
-    if (mime == nullptr) {
-        return;
+    if (mime != nullptr && !classifyMime(mime, tr("pasted image %1")) && mime->urls().isEmpty()) {
+        m_status->setText(tr("<b style='color:#b00020'>The clipboard holds no image and no image files.</b>"));
     }
-    if (mime->hasUrls()) {
-        QStringList files;
-        for (const QUrl& url : mime->urls()) {
-            if (url.isLocalFile()) {
-                files << url.toLocalFile();
-            }
-        }
-        if (!files.isEmpty()) {
-            classifyFiles(files);
-            return;
-        }
+}
+
+bool ClassifyPage::classifyMime(const QMimeData* mime, const QString& imageLabel)
+{
+    QStringList files;
+    QStringList remote;
+    for (const QUrl& url : mime->urls()) {
+        url.isLocalFile() ? files << url.toLocalFile() : remote << url.toString();
     }
-    if (mime->hasImage()) {
-        classifyImage(qvariant_cast<QImage>(mime->imageData()), tr("pasted image %1").arg(++m_pasted));
-        return;
+    if (!files.isEmpty()) {
+        classifyFiles(files);
+    } else if (mime->hasImage()) {
+        classifyImage(qvariant_cast<QImage>(mime->imageData()), imageLabel.arg(++m_pasted));
     }
-    m_status->setText(tr("<b style='color:#b00020'>The clipboard holds no image and no image files.</b>"));
+    if (!remote.isEmpty()) {
+        m_status->setText(tr("<b style='color:#b00020'>Only local files can be classified; not downloaded: %1</b>")
+                              .arg(remote.join(QStringLiteral(", ")).toHtmlEscaped()));
+    }
+    return !files.isEmpty() || mime->hasImage();
 }
 
 void ClassifyPage::clearEntries()
@@ -406,43 +387,22 @@ void ClassifyPage::submit(int index)
     ++m_pending;
     updateListItem(index);
 
-    std::shared_ptr<lbd::Predictor> predictor = m_predictor;
-    const std::optional<lbd::UtilityMatrix> utility = decisionMatrix();
-    const lbd::DecisionRule decisionRule = rule();
-    const QString source = entry.source;
-    const QByteArray encoded = entry.encoded;
-    const bool needThumbnail = entry.thumbnail.isNull();
+    ClassifyJob job;
+    job.predictor = m_predictor;
+    job.utility = decisionMatrix();
+    job.rule = rule();
+    job.deferUtility = m_document->effectiveDeferUtility();
+    job.source = entry.source;
+    job.encoded = entry.encoded;
+    job.needThumbnail = entry.thumbnail.isNull();
+    job.classes = int(m_runClassNames.size());
     const int generation = m_listGeneration;
-    const int classes = int(m_runClassNames.size());
-    m_pool.start([this, predictor, utility, decisionRule, source, encoded, needThumbnail, generation, classes, index, request] {
+    m_pool.start([this, job, generation, index, request] {
         Outcome outcome;
         outcome.index = index;
         outcome.request = request;
         outcome.listGeneration = generation;
-        try {
-            // The worker owns the predictor between jobs: matrix and rule are set per job.
-            if (utility) {
-                predictor->setUtility(*utility);
-            }
-            predictor->setRule(decisionRule);
-            if (encoded.isEmpty()) {
-                outcome.prediction = predictor->predictFile(source.toStdString(), classes);
-            } else {
-                const std::vector<uint8_t> bytes(encoded.begin(), encoded.end());
-                outcome.prediction = predictor->predictBytes(bytes, source.toStdString(), classes);
-            }
-            outcome.ok = true;
-            if (needThumbnail) {
-                QImage image;
-                if (encoded.isEmpty() ? image.load(source) : image.loadFromData(encoded)) {
-                    outcome.thumbnail = image.width() > kThumbnailSide || image.height() > kThumbnailSide
-                                            ? image.scaled(kThumbnailSide, kThumbnailSide, Qt::KeepAspectRatio, Qt::SmoothTransformation)
-                                            : image;
-                }
-            }
-        } catch (const std::exception& e) {
-            outcome.error = QString::fromUtf8(e.what());
-        }
+        outcome.result = runClassifyJob(job);
         QMetaObject::invokeMethod(this, [this, outcome] { onOutcome(outcome); }, Qt::QueuedConnection);
     });
 }
@@ -456,18 +416,19 @@ void ClassifyPage::onOutcome(const Outcome& outcome)
     if (outcome.index < entryCount()) {
         Entry& entry = m_entries[size_t(outcome.index)];
         if (outcome.request == entry.request) {
-            if (outcome.ok) {
+            const ClassifyResult& result = outcome.result;
+            if (result.ok) {
                 entry.state = EntryState::Done;
-                entry.prediction = outcome.prediction;
+                entry.prediction = result.prediction;
                 entry.hasPrediction = true;
                 entry.error.clear();
-                if (!outcome.thumbnail.isNull()) {
-                    entry.thumbnail = outcome.thumbnail;
+                if (!result.thumbnail.isNull()) {
+                    entry.thumbnail = result.thumbnail;
                 }
             } else {
                 entry.state = EntryState::Failed;
                 entry.hasPrediction = false;
-                entry.error = tr("Could not classify %1: %2").arg(entry.displayName, outcome.error);
+                entry.error = tr("Could not classify %1: %2").arg(entry.displayName, result.error);
             }
             updateListItem(outcome.index);
             if (outcome.index == m_list->currentRow()) {
@@ -505,7 +466,10 @@ void ClassifyPage::updateListItem(int index)
         [[fallthrough]]; // re-deciding: keep showing the last answer
     case EntryState::Done: {
         const lbd::Prediction& p = entry.prediction;
-        text += tr("\n  %1 (pbar %2)").arg(m_runClassNames.value(int(p.decidedClass))).arg(p.meanProbabilities[size_t(p.argmaxClass)], 0, 'f', 2);
+        text += p.deferred ? tr("\n  deferred (confidence %1 < r = %2)").arg(p.decisionConfidence, 0, 'f', 2).arg(*p.deferUtility)
+                           : tr("\n  %1 (pbar %2)")
+                                 .arg(m_runClassNames.value(int(p.decidedClass)))
+                                 .arg(p.meanProbabilities[size_t(p.argmaxClass)], 0, 'f', 2);
         break;
     }
     case EntryState::Failed: text += tr("\n  error: not classified"); break;
@@ -517,6 +481,8 @@ void ClassifyPage::updateListItem(int index)
         item->setIcon(QIcon(QPixmap::fromImage(entry.thumbnail.scaled(40, 40, Qt::KeepAspectRatio, Qt::SmoothTransformation))));
     }
 }
+
+bool ClassifyPage::isBusy() const { return m_loading || m_pending > 0 || m_redecideTimer->isActive(); }
 
 int ClassifyPage::currentEntry() const { return m_list->currentRow(); }
 
@@ -550,11 +516,13 @@ void ClassifyPage::updateStatus()
     } else if (!m_predictor) {
         text = tr("<b style='color:#b00020'>The run %1 could not be loaded: %2</b>").arg(run, m_loadError.toHtmlEscaped());
     } else {
-        text = tr("Run <b>%1</b>: M = %2 particles, %3 classes; deciding with %4 and the %5.")
+        const std::optional<double> defer = m_document->effectiveDeferUtility();
+        text = tr("Run <b>%1</b>: M = %2 particles, %3 classes; deciding with %4 and the %5%6.")
                    .arg(run.toHtmlEscaped())
                    .arg(m_particles)
                    .arg(m_runClassNames.size())
-                   .arg(matrixDescription(), decisionRuleTitle(rule()));
+                   .arg(matrixDescription(), decisionRuleTitle(rule()),
+                        defer ? tr(", deferring below r = %1").arg(*defer) : QString());
         if (!usesDocumentMatrix()) {
             text += tr(" The Utility page's matrix is for %1 classes of another data set.").arg(m_document->classCount());
         } else if (m_document->classNames() != m_runClassNames) {
@@ -563,6 +531,9 @@ void ClassifyPage::updateStatus()
         }
         if (m_pending > 0) {
             text += tr(" Classifying %n image(s)...", nullptr, m_pending);
+        }
+        if (!m_runNotes.isEmpty()) {
+            text += tr("<br><span style='color:#7a4a00'><b>Note:</b> %1</span>").arg(m_runNotes.join(QStringLiteral(" ")).toHtmlEscaped());
         }
     }
     m_status->setText(text);
@@ -607,12 +578,7 @@ void ClassifyPage::openFiles()
 
 // ---- Drag and drop --------------------------------------------------------------------------
 
-void ClassifyPage::dragEnterEvent(QDragEnterEvent* event)
-{
-    if (event->mimeData()->hasUrls() || event->mimeData()->hasImage()) {
-        event->acceptProposedAction();
-    }
-}
+void ClassifyPage::dragEnterEvent(QDragEnterEvent* event) { dragMoveEvent(event); }
 
 void ClassifyPage::dragMoveEvent(QDragMoveEvent* event)
 {
@@ -623,25 +589,7 @@ void ClassifyPage::dragMoveEvent(QDragMoveEvent* event)
 
 void ClassifyPage::dropEvent(QDropEvent* event)
 {
-    const QMimeData* mime = event->mimeData();
-    QStringList files;
-    QStringList remote;
-    for (const QUrl& url : mime->urls()) {
-        if (url.isLocalFile()) {
-            files << url.toLocalFile();
-        } else {
-            remote << url.toString();
-        }
-    }
-    if (!files.isEmpty()) {
-        classifyFiles(files);
-    } else if (mime->hasImage()) {
-        classifyImage(qvariant_cast<QImage>(mime->imageData()), tr("dropped image %1").arg(++m_pasted));
-    }
-    if (!remote.isEmpty()) {
-        m_status->setText(tr("<b style='color:#b00020'>Only local files can be classified; not downloaded: %1</b>")
-                              .arg(remote.join(QStringLiteral(", ")).toHtmlEscaped()));
-    }
+    classifyMime(event->mimeData(), tr("dropped image %1"));
     event->acceptProposedAction();
 }
 

@@ -2,7 +2,8 @@
 // The Classify page: drop image files (or Open..., or paste an image) to classify them with the
 // current run's particle ensemble. Each file becomes an entry of a list; the selected entry is
 // shown by a PredictionView (the image, pbar and each particle's distribution, the uncertainties,
-// the decision under the shared utility matrix and a chosen rule next to the plain argmax).
+// the decision under the shared decision matrix, rule and defer utility next to the plain argmax,
+// "deferred" when the defer option refers the image to a person).
 // The predictor (core's torch-free lbd::Predictor facade) is loaded and run on one worker thread
 // of the page's own pool, so the GUI never waits on torch; results come back as value types.
 #include <QByteArray>
@@ -19,10 +20,11 @@
 #include "core/eval/decisionrule.h"
 #include "core/infer/prediction.h"
 #include "core/lbd/utilitymatrix.h"
+#include "ui/engine/classifyjob.h"
 
-class QComboBox;
 class QLabel;
 class QListWidget;
+class QMimeData;
 class QSpinBox;
 class QStackedWidget;
 class QTimer;
@@ -33,6 +35,7 @@ class Predictor;
 
 namespace lbd::ui {
 
+class DecisionControls;
 class PredictionView;
 class UtilityDocument;
 
@@ -75,10 +78,12 @@ public:
     int currentEntry() const;
     void selectEntry(int index);
     // Loading the run or classifying: classificationFinished() follows when it is done.
-    bool isBusy() const { return m_loading || m_pending > 0; }
+    bool isBusy() const;
 
+    // The shared rule (the document's): setRule changes it on every page.
     lbd::DecisionRule rule() const;
     void setRule(lbd::DecisionRule rule);
+    DecisionControls* decisionControls() const { return m_controls; }
     // True when decisions use the shared document's matrix (its class count matches the run's).
     bool usesDocumentMatrix() const;
 
@@ -108,10 +113,7 @@ private:
         int index = 0;
         int request = 0;
         int listGeneration = 0;
-        bool ok = false;
-        lbd::Prediction prediction;
-        QString error;
-        QImage thumbnail;
+        ClassifyResult result;
     };
 
     void buildUi();
@@ -127,6 +129,9 @@ private:
     void showCurrent();
     void updateStatus();
     void openFiles();
+    // Classifies the local files of a drop or the clipboard, else its image (labelled `imageLabel`
+    // with a running number); says which remote URLs it will not download. False: nothing to classify.
+    bool classifyMime(const QMimeData* mime, const QString& imageLabel);
 
     UtilityDocument* m_document;
     QThreadPool m_pool; // one worker: predictor calls run in order on one thread
@@ -135,7 +140,7 @@ private:
     std::shared_ptr<lbd::Predictor> m_predictor;
     QStringList m_runClassNames;
     lbd::UtilityMatrix m_runUtility;
-    lbd::DecisionRule m_runRule = lbd::DecisionRule::Eq7;
+    QStringList m_runNotes; // the run's notes (a matrix file of an old run folder that is gone)
     int m_particles = 0;
     int m_loadToken = 0;
     bool m_loading = false;
@@ -149,7 +154,7 @@ private:
     QStackedWidget* m_stack = nullptr;
     QLabel* m_emptyState = nullptr;
     QLabel* m_status = nullptr;
-    QComboBox* m_rule = nullptr;
+    DecisionControls* m_controls = nullptr;
     QSpinBox* m_topK = nullptr;
     QListWidget* m_list = nullptr;
     QStackedWidget* m_detailStack = nullptr;

@@ -1,31 +1,31 @@
 #include "ui/pages/decisionlabpage.h"
-#include "ui/pooltask.h"
-#include "ui/decisionruletext.h"
-#include "ui/widgets/fhraxes.h"
-#include "ui/widgets/plottitle.h"
 
 #include "core/infer/runresults.h"
-
+#include "ui/decisionlab/labplots.h"
+#include "ui/decisionlab/labtable.h"
+#include "ui/decisionlab/labtext.h"
+#include "ui/decisionlab/tuningpanel.h"
+#include "ui/decisionruletext.h"
+#include "ui/pooltask.h"
 #include "ui/utility/utilitydocument.h"
+#include "ui/widgets/decisioncontrols.h"
+#include "ui/widgets/fhraxes.h"
+#include "ui/widgets/plottitle.h"
 #include "ui/widgets/throttledplot.h"
 
 #include <QComboBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QDoubleSpinBox>
-#include <QFormLayout>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QPromise>
 #include <QPushButton>
 #include <QStackedWidget>
-#include <QTableWidget>
-#include <QThreadPool>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <exception>
-#include <numeric>
 
 namespace lbd::ui {
 
@@ -38,6 +38,8 @@ struct DecisionLabPage::Loaded {
 struct DecisionLabPage::Evaluated {
     int generation = 0;
     lbd::UtilityMatrix matrix;
+    std::optional<double> defer;
+    QString description;
     lbd::EvaluationReport lab;
     lbd::EvaluationReport baseline;
     QString error;
@@ -45,44 +47,21 @@ struct DecisionLabPage::Evaluated {
 
 namespace {
 
-const QColor kBaselineColor(110, 110, 110);
-const QColor kLabColor(0xc0, 0x39, 0x2b);
-
-// Mean of FHR(k) over k = 1..C-1: one number for the whole curve.
-double meanFhr(const lbd::EvaluationReport& report)
+QLabel* boxedLabel(const QString& name, const QString& style, QWidget* parent)
 {
-    if (report.fhrCurve.empty()) {
-        return 0.0;
-    }
-    double sum = 0.0;
-    for (const lbd::FhrSplit& split : report.fhrCurve) {
-        sum += split.rate;
-    }
-    return sum / double(report.fhrCurve.size());
+    auto* label = new QLabel(parent);
+    label->setObjectName(name);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setStyleSheet(style);
+    label->setVisible(false);
+    return label;
 }
 
-QString percent(double rate) { return QString::number(100.0 * rate, 'f', 1) + QLatin1Char('%'); }
-
-QString signedNumber(double value, int decimals)
-{
-    const QString text = QString::number(value, 'f', decimals);
-    return value > 0 && text.toDouble() != 0.0 ? QLatin1Char('+') + text : text;
-}
-
-// "-3.1 pts"; rates as fractions in, percentage points out.
-QString points(double labRate, double baselineRate)
-{
-    return QObject::tr("%1 pts").arg(signedNumber(100.0 * (labRate - baselineRate), 1));
-}
-
-// "-34% relative" or "" when the baseline is 0 (no relative change defined).
-QString relative(double lab, double baseline)
-{
-    if (baseline <= 0.0) {
-        return {};
-    }
-    return QObject::tr("%1% relative").arg(signedNumber(100.0 * (lab - baseline) / baseline, 0));
-}
+const QString kWarningStyle = QStringLiteral("color: #8a1c00; background: #fff0e6; padding: 6px; border: 2px solid #d9822b; "
+                                             "border-radius: 3px; font-weight: bold;");
+const QString kNoteStyle = QStringLiteral("color: #5a4500; background: #fff8dc; padding: 4px; border: 1px solid #e0c060; "
+                                          "border-radius: 3px;");
 
 } // namespace
 
@@ -90,139 +69,197 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
 {
     setObjectName(QStringLiteral("decisionLabPage"));
 
-    // ---- Controls --------------------------------------------------------------------------
-    m_rule = new QComboBox(this);
-    m_rule->setObjectName(QStringLiteral("decisionRule"));
-    for (const lbd::DecisionRuleInfo& info : lbd::decisionRules()) {
-        m_rule->addItem(QString::fromStdString(info.title), int(info.rule));
-        m_rule->setItemData(m_rule->count() - 1, QString::fromStdString(info.description), Qt::ToolTipRole);
-    }
-    m_rule->setCurrentIndex(m_rule->findData(int(lbd::kDefaultDecisionRule)));
-    m_rule->setToolTip(tr("How each test image is decided from the particles' cached probabilities:\n"
-                          "argmax: the class with the largest mean probability pbar (ignores U);\n"
-                          "LBD rule: argmax_d (1/M) sum_j sum_k U[d,k] log p_j(k|x) (paper Eq. 7);\n"
-                          "expected utility: argmax_d sum_t pbar(t) U[t,d]."));
-    connect(m_rule, &QComboBox::currentIndexChanged, this, [this] { requestEvaluation(); });
-
+    // ---- Controls: the shared rule and defer, quick presets of the shared matrix ---------------
+    m_controls = new DecisionControls(m_document, DecisionControls::Layout::Row, this);
     m_oneHotButton = new QPushButton(tr("One-hot"), this);
     m_oneHotButton->setObjectName(QStringLiteral("oneHotPreset"));
-    m_oneHotButton->setToolTip(tr("Set the shared utility matrix to U = I: every correct decision is worth 1, "
-                                  "every mistake 0 (the utility page shows the same matrix)."));
-    connect(m_oneHotButton, &QPushButton::clicked, this,
-            [this] { applyPreset(lbd::UtilityMatrix::oneHot(m_results ? m_results->classes : m_document->classCount())); });
-
+    m_oneHotButton->setToolTip(tr("Set the shared decision matrix to U = I (1 for a correct decision, 0 otherwise). It is "
+                                  "the Utility page's matrix too: the change is one undo step, and the page says it no "
+                                  "longer matches a file it was saved to."));
     m_tailPenalty = new QDoubleSpinBox(this);
     m_tailPenalty->setObjectName(QStringLiteral("tailPenalty"));
-    m_tailPenalty->setRange(0.0, 100.0);
+    m_tailPenalty->setRange(0.01, 100.0);
     m_tailPenalty->setDecimals(2);
     m_tailPenalty->setSingleStep(0.25);
     m_tailPenalty->setValue(1.0);
     m_tailPenalty->setPrefix(tr("c = "));
-    m_tailPenalty->setToolTip(tr("The penalty c of the tail-sensitive matrix (paper Fig. 1b): U = I with -c wherever "
-                                 "the decision is more head-ward than the truth (a false head)."));
+    m_tailPenalty->setToolTip(tr("The penalty c of the tail-sensitive matrix (paper Fig. 1b): U = I with -c wherever the "
+                                 "decision is more head-ward than the truth (a false head). Shows the shared matrix's c "
+                                 "when it is tail-sensitive; Tail-sensitive applies the value here."));
     m_tailButton = new QPushButton(tr("Tail-sensitive"), this);
     m_tailButton->setObjectName(QStringLiteral("tailPreset"));
-    m_tailButton->setToolTip(tr("Set the shared utility matrix to tail-sensitive(c): I minus c below the diagonal "
-                                "(true class t, decision d < t)."));
-    connect(m_tailButton, &QPushButton::clicked, this, [this] {
-        applyPreset(lbd::UtilityMatrix::tailSensitive(m_results ? m_results->classes : m_document->classCount(),
-                                                      m_tailPenalty->value()));
+    m_tailButton->setToolTip(tr("Set the shared decision matrix to tail-sensitive(c): I minus c below the diagonal (true "
+                                "class t, decision d < t). One undo step; the Utility page shows the same matrix."));
+    connect(m_oneHotButton, &QPushButton::clicked, this, [this] {
+        applyPreset(lbd::UtilityMatrix::oneHot(m_results ? m_results->classes : m_document->classCount()), tr("one-hot"));
     });
-
+    connect(m_tailButton, &QPushButton::clicked, this, [this] {
+        const double c = m_tailPenalty->value();
+        applyPreset(lbd::UtilityMatrix::tailSensitive(m_results ? m_results->classes : m_document->classCount(), c),
+                    tr("tail-sensitive (c = %1)").arg(c));
+    });
     m_matrixLabel = new QLabel(this);
     m_matrixLabel->setObjectName(QStringLiteral("matrixDescription"));
-    m_matrixLabel->setToolTip(tr("The utility matrix U[true, decision] being edited on the utility page; the lab "
-                                 "re-decides whenever it changes."));
+    m_matrixLabel->setToolTip(tr("The shared decision matrix U[true, decision] (edited on the Utility page) and where it "
+                                 "was saved to or read from; the lab re-decides whenever it, the rule or r changes."));
+
+    m_notice = new QLabel(this);
+    m_notice->setObjectName(QStringLiteral("presetNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setToolTip(tr("What the last quick preset replaced: the matrix is shared with the Utility page, Classify "
+                            "and the next run, so the lab says so instead of replacing it silently."));
+    m_undoPreset = new QPushButton(tr("Undo"), this);
+    m_undoPreset->setObjectName(QStringLiteral("undoPreset"));
+    m_undoPreset->setToolTip(tr("Restore the matrix the preset replaced (the same undo step as Ctrl+Z on the Utility page)."));
+    connect(m_undoPreset, &QPushButton::clicked, this, [this] {
+        m_document->undoStack()->undo();
+        m_noticeBar->hide();
+    });
+    m_noticeBar = new QWidget(this);
+    m_noticeBar->setStyleSheet(kNoteStyle);
+    auto* noticeLayout = new QHBoxLayout(m_noticeBar);
+    noticeLayout->setContentsMargins(4, 2, 4, 2);
+    noticeLayout->addWidget(m_notice, 1);
+    noticeLayout->addWidget(m_undoPreset);
+    m_noticeBar->setVisible(false);
+
     m_runLabel = new QLabel(this);
     m_runLabel->setObjectName(QStringLiteral("labRun"));
     m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_runLabel->setToolTip(tr("The run whose cached test probabilities (test_probabilities.pt) are re-decided."));
-    m_message = new QLabel(this);
-    m_message->setObjectName(QStringLiteral("labMessage"));
-    m_message->setWordWrap(true);
-    m_message->setVisible(false);
+    m_recorded = new QLabel(this);
+    m_recorded->setObjectName(QStringLiteral("labRecorded"));
+    m_recorded->setWordWrap(true);
+    m_recorded->setToolTip(tr("What the run folder recorded (by value): the matrix it trained with and how it decided. "
+                              "The lab decides with the shared settings; Use the run's settings makes the run's the shared ones."));
+    m_adopt = new QPushButton(tr("Use the run's decision settings"), this);
+    m_adopt->setObjectName(QStringLiteral("adoptRunDecisions"));
+    m_adopt->setToolTip(tr("Make the run's recorded decision matrix, rule and defer utility the shared settings (every "
+                           "page). The matrix change is one undo step."));
+    connect(m_adopt, &QPushButton::clicked, this, &DecisionLabPage::adoptRunDecisions);
+    m_notes = boxedLabel(QStringLiteral("labNotes"), kNoteStyle, this);
+    m_notes->setToolTip(tr("Notes about this run folder (a matrix file that could not be read, and what stands in for it)."));
+    m_message = boxedLabel(QStringLiteral("labMessage"), QString(), this);
+    m_warnings = boxedLabel(QStringLiteral("labWarnings"), kWarningStyle, this);
+    m_warnings->setToolTip(tr("The evaluation's warnings: the numbers of this rule and matrix would mislead without them "
+                              "(a region at 0 %, accuracy near chance, decisions piled into a few classes, eq7 with "
+                              "negative utilities)."));
     m_headline = new QLabel(this);
     m_headline->setObjectName(QStringLiteral("labHeadline"));
     m_headline->setWordWrap(true);
     m_headline->setTextFormat(Qt::RichText);
-    m_headline->setToolTip(tr("The chosen rule under the edited matrix compared with plain argmax under one-hot, on "
-                              "the same test images. FHR avg = mean of FHR(k) over every head/tail split k."));
+    m_headline->setToolTip(tr("The chosen rule under the shared matrix compared with plain argmax under one-hot, on the "
+                              "same test images. FHR curve mean: mean of FHR(k) over every split k = 1..C-1. FHR 3-point "
+                              "mean: mean of the paper's tail ratio 25/50/75 % points."));
+    m_defer = new QLabel(this);
+    m_defer->setObjectName(QStringLiteral("labDefer"));
+    m_defer->setWordWrap(true);
+    m_defer->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_defer->setToolTip(tr("The defer option on the test split: images whose best expected utility is below r are "
+                           "referred to a person. Coverage = decided / all; selective accuracy = correct among the decided."));
+    m_tuning = new DecisionTuningPanel(m_document, this);
 
     auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Decision rule:"), this));
-    controls->addWidget(m_rule);
+    controls->addWidget(m_controls);
     controls->addSpacing(16);
     controls->addWidget(new QLabel(tr("Quick presets:"), this));
     controls->addWidget(m_oneHotButton);
     controls->addWidget(m_tailPenalty);
     controls->addWidget(m_tailButton);
-    controls->addSpacing(16);
-    controls->addWidget(m_matrixLabel, 1);
+    controls->addStretch();
+    auto* recordedRow = new QHBoxLayout;
+    recordedRow->addWidget(m_recorded, 1);
+    recordedRow->addWidget(m_adopt);
 
     // ---- Results ---------------------------------------------------------------------------
-    m_table = new QTableWidget(0, 3, this);
-    m_table->setObjectName(QStringLiteral("labTable"));
-    m_table->setHorizontalHeaderLabels({tr("one-hot argmax"), tr("chosen rule"), tr("difference")});
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionMode(QAbstractItemView::NoSelection);
-    m_table->setToolTip(tr("Test-set metrics of the baseline (argmax, U = I) and of the chosen rule under the edited "
-                           "matrix. Regions: thirds by class index (the paper). FHR points: head = first int(C*r + 0.5) "
-                           "classes (the published code's convention)."));
-
+    m_table = new DecisionLabTable(this);
     m_fhrPlot = new ThrottledPlot(this);
     m_fhrPlot->setObjectName(QStringLiteral("labFhrPlot"));
-    addPlotTitle(m_fhrPlot, tr("False Head Rate: chosen rule vs one-hot argmax"));
+    addPlotTitle(m_fhrPlot, tr("False Head Rate: chosen vs one-hot argmax"));
     setUpFhrAxes(m_fhrPlot);
     m_fhrPlot->placeLegendBelow();
-
     m_regionPlot = new ThrottledPlot(this);
     m_regionPlot->setObjectName(QStringLiteral("labRegionPlot"));
-    addPlotTitle(m_regionPlot, tr("Accuracy by region: chosen rule vs one-hot argmax"));
+    addPlotTitle(m_regionPlot, tr("Accuracy by region"));
     m_regionPlot->yAxis->setLabel(tr("accuracy (%)"));
-    m_regionPlot->xAxis->setLabel(tr("test images of the region's classes (thirds by class index)"));
+    m_regionPlot->xAxis->setLabel(tr("test images of the region's classes (thirds by index)"));
     m_regionPlot->setFixedValueRange(0, 105);
     m_regionPlot->setFixedRange(m_regionPlot->xAxis, 0.4, 4.6);
     m_regionPlot->setInteractions({});
     m_regionPlot->placeLegendBelow();
+    m_riskPlot = new ThrottledPlot(this);
+    m_riskPlot->setObjectName(QStringLiteral("labRiskCoveragePlot"));
+    addPlotTitle(m_riskPlot, tr("Risk-coverage (defer the least confident)"));
+    setUpRiskCoverageAxes(m_riskPlot);
+    m_riskPlot->setToolTip(tr("Decide only the k most confident test images (by the rule's confidence: max EU for "
+                              "expected, max pbar for argmax) and count the errors among them. Lower is better; AURC = "
+                              "mean selective risk over k = 1..N. The marked point is the defer option at r."));
+    for (ThrottledPlot* plot : {m_fhrPlot, m_regionPlot, m_riskPlot}) {
+        plot->setMinimumHeight(230);
+        // Two legend columns: three plots share the width, and three columns would cut names off.
+        plot->legend->setWrap(2);
+        plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
+    }
 
     auto* results = new QWidget(this);
     auto* grid = new QGridLayout(results);
     grid->setContentsMargins(0, 0, 0, 0);
-    grid->addWidget(m_headline, 0, 0, 1, 2);
-    grid->addWidget(m_fhrPlot, 1, 0);
-    grid->addWidget(m_regionPlot, 1, 1);
-    grid->addWidget(m_table, 2, 0, 1, 2);
-    grid->setRowStretch(1, 3);
-    grid->setRowStretch(2, 2);
+    // Two columns, so each plot keeps room for its tick labels and legend beside the panel on a
+    // 1600-pixel screen: FHR | risk-coverage over regions | table.
+    grid->addWidget(m_warnings, 0, 0, 1, 2);
+    grid->addWidget(m_headline, 1, 0, 1, 2);
+    grid->addWidget(m_tuning, 2, 0, 1, 2);
+    grid->addWidget(m_defer, 3, 0, 1, 2);
+    grid->addWidget(m_fhrPlot, 4, 0);
+    grid->addWidget(m_riskPlot, 4, 1);
+    grid->addWidget(m_regionPlot, 5, 0);
+    grid->addWidget(m_table, 5, 1);
+    grid->setRowStretch(4, 1);
+    grid->setRowStretch(5, 1);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
 
     m_emptyLabel = new QLabel(tr("<h3>No run yet</h3><p>Train a run or open one (File &gt; Open run...). The decision lab "
-                                 "re-decides its cached test probabilities with any rule and utility matrix, without "
-                                 "retraining, and compares the result with one-hot argmax.</p>"),
+                                 "re-decides its cached test probabilities with any rule, utility matrix and defer option, "
+                                 "without retraining, and compares the result with one-hot argmax.</p>"),
                               this);
     m_emptyLabel->setObjectName(QStringLiteral("labEmptyState"));
     m_emptyLabel->setAlignment(Qt::AlignCenter);
     m_emptyLabel->setWordWrap(true);
-
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_emptyLabel);
     m_stack->addWidget(results);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addWidget(m_matrixLabel); // its own line: the page must fit a 1600-pixel screen beside the panel
+    layout->addWidget(m_noticeBar);
     layout->addWidget(m_runLabel);
+    layout->addLayout(recordedRow);
+    layout->addWidget(m_notes);
     layout->addWidget(m_message);
     layout->addWidget(m_stack, 1);
 
     connect(&m_loadWatcher, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, &DecisionLabPage::onLoaded);
     connect(&m_evalWatcher, &QFutureWatcher<std::shared_ptr<Evaluated>>::finished, this, &DecisionLabPage::onEvaluated);
     connect(m_document, &UtilityDocument::matrixChanged, this, [this] {
+        if (!m_applyingPreset) {
+            m_noticeBar->hide(); // the notice was about the matrix before this change
+        }
         updateMatrixLabel();
+        updateRecorded();
         requestEvaluation();
     });
+    for (auto signal : {&UtilityDocument::ruleChanged, &UtilityDocument::deferUtilityChanged}) {
+        connect(m_document, signal, this, [this] {
+            updateRecorded();
+            requestEvaluation();
+        });
+    }
+    connect(m_document, &UtilityDocument::sourceChanged, this, &DecisionLabPage::updateMatrixLabel);
     connect(m_document, &UtilityDocument::classNamesChanged, this, &DecisionLabPage::updateMatrixLabel);
     updateMatrixLabel();
+    updateRecorded();
 }
 
 DecisionLabPage::~DecisionLabPage()
@@ -232,15 +269,25 @@ DecisionLabPage::~DecisionLabPage()
     m_evalWatcher.disconnect(this);
 }
 
-void DecisionLabPage::setRule(lbd::DecisionRule rule) { m_rule->setCurrentIndex(m_rule->findData(int(rule))); }
+void DecisionLabPage::setRule(lbd::DecisionRule rule) { m_document->setRule(rule); }
 
-lbd::DecisionRule DecisionLabPage::rule() const { return static_cast<lbd::DecisionRule>(m_rule->currentData().toInt()); }
+lbd::DecisionRule DecisionLabPage::rule() const { return m_document->rule(); }
 
-bool DecisionLabPage::isBusy() const { return m_loadWatcher.isRunning() || m_evalWatcher.isRunning() || m_evaluationPending; }
+QComboBox* DecisionLabPage::ruleBox() const { return m_controls->ruleBox(); }
+
+bool DecisionLabPage::isBusy() const
+{
+    // Own flags, not QFutureWatcher::isRunning(): a watcher stops "running" before its finished
+    // signal has reached the page, so the page would look idle with a result not yet shown.
+    return m_loading || m_evaluating || m_evaluationPending || m_tuning->isBusy();
+}
 
 QString DecisionLabPage::message() const { return m_message->isHidden() ? QString() : m_message->text(); }
-
 QString DecisionLabPage::headline() const { return m_headline->text(); }
+QString DecisionLabPage::warningText() const { return m_warnings->isHidden() ? QString() : m_warnings->text(); }
+QString DecisionLabPage::presetNotice() const { return m_noticeBar->isHidden() ? QString() : m_notice->text(); }
+QString DecisionLabPage::runNotes() const { return m_notes->isHidden() ? QString() : m_notes->text(); }
+QString DecisionLabPage::deferSummary() const { return m_defer->text(); }
 
 void DecisionLabPage::showRun(const QString& directory)
 {
@@ -248,6 +295,7 @@ void DecisionLabPage::showRun(const QString& directory)
     m_runLabel->setText(tr("Run: %1 (loading the cached test probabilities...)").arg(QDir::toNativeSeparators(directory)));
     showMessage({}, false);
     const int generation = ++m_loadGeneration;
+    m_loading = true;
     const std::string path = directory.toStdString();
     m_loadWatcher.setFuture(runOnPool<std::shared_ptr<Loaded>>([generation, path] {
         auto loaded = std::make_shared<Loaded>();
@@ -267,37 +315,42 @@ void DecisionLabPage::onLoaded()
     if (!loaded || loaded->generation != m_loadGeneration) {
         return;
     }
+    m_loading = false;
     m_lab.reset();
     m_baseline.reset();
     if (!loaded->error.isEmpty()) {
         m_results.reset();
         m_runLabel->setText(tr("Run: %1").arg(QDir::toNativeSeparators(m_directory)));
         m_stack->setCurrentIndex(0);
+        m_tuning->setRun({}, false, 0);
+        updateRecorded();
         showMessage(tr("Cannot use this run in the decision lab: %1").arg(loaded->error), true);
         emit failed(loaded->error);
         return;
     }
     m_results = loaded->results;
-    // Start from the run's own decision rule; the user changes it from there.
-    {
-        const QSignalBlocker block(m_rule);
-        m_rule->setCurrentIndex(m_rule->findData(int(m_results->decisions.rule)));
-    }
-    m_runLabel->setText(tr("Run: %1: %2 test images, %3 classes, %4 particles (trained with utility %5, rule %6)")
+    m_runLabel->setText(tr("Run: %1: %2 test images, %3 classes, %4 particles%5")
                             .arg(QDir::toNativeSeparators(m_directory))
                             .arg(m_results->images)
                             .arg(m_results->classes)
                             .arg(m_results->particles)
-                            .arg(QString::fromStdString(m_results->decisions.decisionDescription),
-                                 QString::fromStdString(lbd::decisionRuleName(m_results->decisions.rule))));
+                            .arg(m_results->hasValidation ? tr(", with a validation split") : QString()));
+    const std::vector<std::string>& notes = m_results->decisions.notes;
+    m_notes->setText(notes.empty() ? QString() : tr("<b>Note:</b> %1").arg(labtext::htmlLines(notes)));
+    m_notes->setVisible(!notes.empty());
+    m_tuning->setRun(m_directory, m_results->hasValidation, m_results->classes);
     updateMatrixLabel();
+    updateRecorded();
     requestEvaluation();
 }
 
-void DecisionLabPage::applyPreset(const lbd::UtilityMatrix& matrix)
+bool DecisionLabPage::adoptRunDecisions()
 {
-    if (m_results && m_document->classCount() != m_results->classes) {
-        // The document is about another data set's classes: start it over for this run's classes.
+    if (!m_results) {
+        return false;
+    }
+    const lbd::RunDecisions& run = m_results->decisions;
+    if (m_document->classCount() != m_results->classes) {
         QStringList names;
         for (const std::string& name : m_results->classNames) {
             names << QString::fromStdString(name);
@@ -305,14 +358,85 @@ void DecisionLabPage::applyPreset(const lbd::UtilityMatrix& matrix)
         m_document->setClassNames(names);
     }
     QString error;
-    if (!m_document->setMatrix(matrix, &error)) {
+    if (!m_document->editMatrix(run.decisionUtility, tr("decision matrix of run %1").arg(QFileInfo(m_directory).fileName()), &error)) {
+        showMessage(tr("The run's settings were not applied: %1").arg(error), true);
+        return false;
+    }
+    m_document->setSource(UtilityDocument::Source::Run, m_directory);
+    m_document->setRule(run.rule);
+    m_document->setDeferUtility(run.deferUtility);
+    return true;
+}
+
+void DecisionLabPage::applyPreset(const lbd::UtilityMatrix& matrix, const QString& name)
+{
+    if (m_results && m_document->classCount() != m_results->classes) {
+        // The document is about another data set's classes: start it over for this run's classes.
+        QStringList names;
+        for (const std::string& n : m_results->classNames) {
+            names << QString::fromStdString(n);
+        }
+        m_document->setClassNames(names);
+    }
+    const QString before = m_document->description();
+    const QString source = m_document->sourceText();
+    const bool hadSource = m_document->source() != UtilityDocument::Source::None;
+    const bool changes = matrix != m_document->matrix();
+    QString error;
+    m_applyingPreset = true;
+    const bool ok = m_document->editMatrix(matrix, tr("%1 preset (Decision lab)").arg(name), &error);
+    m_applyingPreset = false;
+    if (!ok) {
         showMessage(tr("The preset was not applied: %1").arg(error), true);
+        return;
+    }
+    if (changes) {
+        // Say what was replaced: the matrix is the Utility page's too, and may be one the user
+        // edited or saved (that page's label now reads "Modified since saved to ...").
+        m_notice->setText(tr("The shared decision matrix (Utility page, Classify, next run) was <b>%1</b>%2; it is now "
+                             "<b>%3</b>.")
+                              .arg(before.toHtmlEscaped(),
+                                   hadSource ? QStringLiteral(" (%1)").arg(source.toHtmlEscaped()) : QString(),
+                                   m_document->description().toHtmlEscaped()));
+        m_noticeBar->show();
     }
 }
 
 void DecisionLabPage::updateMatrixLabel()
 {
-    m_matrixLabel->setText(tr("Utility matrix: %1 (%2 x %2)").arg(m_document->description()).arg(m_document->classCount()));
+    // The preset's c follows the shared matrix, so the lab never shows c = 1 for a c = 2 matrix.
+    if (const auto c = m_document->tailPenalty()) {
+        const QSignalBlocker block(m_tailPenalty);
+        m_tailPenalty->setValue(*c);
+    }
+    m_matrixLabel->setText(tr("Decision matrix: %1 (%2 x %2); %3")
+                               .arg(m_document->description())
+                               .arg(m_document->classCount())
+                               .arg(m_document->sourceText().toLower()));
+}
+
+void DecisionLabPage::updateRecorded()
+{
+    if (!m_results) {
+        m_recorded->clear();
+        m_adopt->setVisible(false);
+        return;
+    }
+    const lbd::RunDecisions& run = m_results->decisions;
+    const QString defer = run.deferUtility ? tr("defer below r = %1").arg(*run.deferUtility) : tr("no defer");
+    const bool same = m_document->matrix() == run.decisionUtility && m_document->rule() == run.rule
+                      && m_document->effectiveDeferUtility() == run.deferUtility;
+    m_recorded->setText(tr("The run trained with %1 (%2) and decides with %3, rule %4, %5.%6")
+                            .arg(QString::fromStdString(run.trainingDescription),
+                                 QString::fromStdString(m_results->config.objective.utilityTerm
+                                                            ? lbd::utilityFormName(m_results->config.objective.utilityForm)
+                                                            : std::string("no utility term")),
+                                 QString::fromStdString(run.decisionDescription),
+                                 QString::fromStdString(lbd::decisionRuleName(run.rule)), defer)
+                            .arg(same ? tr(" The lab uses the same settings.")
+                                      : tr(" The lab uses the shared settings below, which differ.")));
+    m_adopt->setVisible(true);
+    m_adopt->setEnabled(!same);
 }
 
 void DecisionLabPage::requestEvaluation()
@@ -320,8 +444,8 @@ void DecisionLabPage::requestEvaluation()
     if (!m_results) {
         return;
     }
-    if (m_evalWatcher.isRunning()) {
-        m_evaluationPending = true; // evaluated again with the newest rule and matrix when this one ends
+    if (m_evaluating) {
+        m_evaluationPending = true; // evaluated again with the newest settings when this one ends
         return;
     }
     m_evaluationPending = false;
@@ -330,24 +454,29 @@ void DecisionLabPage::requestEvaluation()
         m_lab.reset();
         m_baseline.reset();
         m_stack->setCurrentIndex(0);
-        showMessage(tr("The utility matrix is %1 x %1 but this run has %2 classes (the experiment panel shows another "
-                       "data set). Choose a quick preset above to start a matrix for this run's classes.")
+        showMessage(tr("The shared decision matrix is %1 x %1 but this run has %2 classes (the experiment panel shows "
+                       "another data set). Choose a quick preset above, or Use the run's decision settings.")
                         .arg(matrix.classCount())
                         .arg(m_results->classes),
                     true);
         return;
     }
     const int generation = ++m_evalGeneration;
+    m_evaluating = true;
     const lbd::DecisionRule chosen = rule();
+    const std::optional<double> defer = m_document->effectiveDeferUtility();
+    const QString description = m_document->description();
     const std::shared_ptr<const lbd::RunResults> results = m_results;
-    m_evalWatcher.setFuture(runOnPool<std::shared_ptr<Evaluated>>([generation, results, matrix, chosen] {
+    m_evalWatcher.setFuture(runOnPool<std::shared_ptr<Evaluated>>([generation, results, matrix, chosen, defer, description] {
         auto out = std::make_shared<Evaluated>();
         out->generation = generation;
         out->matrix = matrix;
+        out->defer = defer;
+        out->description = description;
         try {
-            out->lab = lbd::evaluateRunResults(*results, matrix, chosen);
+            out->lab = lbd::evaluateRunResults(*results, matrix, chosen, defer);
             // Argmax ignores U when deciding; evaluating it under the same matrix gives the
-            // one-hot baseline's decisions with their mean utility under the edited matrix.
+            // one-hot baseline's decisions with their mean utility under the shared matrix.
             out->baseline = lbd::evaluateRunResults(*results, matrix, lbd::DecisionRule::Argmax);
         } catch (const std::exception& error) {
             out->error = QString::fromUtf8(error.what());
@@ -359,6 +488,7 @@ void DecisionLabPage::requestEvaluation()
 void DecisionLabPage::onEvaluated()
 {
     const std::shared_ptr<Evaluated> out = m_evalWatcher.result();
+    m_evaluating = false;
     if (out && out->generation == m_evalGeneration) {
         if (!out->error.isEmpty()) {
             m_lab.reset();
@@ -370,6 +500,8 @@ void DecisionLabPage::onEvaluated()
             m_lab = out->lab;
             m_baseline = out->baseline;
             m_evaluatedMatrix = out->matrix;
+            m_evaluatedDefer = out->defer;
+            m_evaluatedDescription = out->description;
             showMessage({}, false);
             showReports();
         }
@@ -388,167 +520,79 @@ void DecisionLabPage::showMessage(const QString& text, bool error)
     m_message->setVisible(!text.isEmpty());
 }
 
+QString DecisionLabPage::chosenTitle() const
+{
+    return tr("%1, %2").arg(QString::fromStdString(lbd::decisionRuleName(m_lab->rule)), m_evaluatedDescription);
+}
+
 void DecisionLabPage::showReports()
 {
     m_stack->setCurrentIndex(1);
+    showHeadline();
+    showDefer();
+    m_table->showReports(*m_baseline, *m_lab, chosenTitle());
+    plotFhrComparison(m_fhrPlot, *m_baseline, *m_lab);
+    plotRegionComparison(m_regionPlot, *m_baseline, *m_lab, tr("chosen rule"));
+    plotRiskCoverage(m_riskPlot, *m_baseline, *m_lab);
+}
+
+void DecisionLabPage::showHeadline()
+{
+    using namespace labtext;
     const lbd::EvaluationReport& lab = *m_lab;
     const lbd::EvaluationReport& base = *m_baseline;
-    const double labFhr = meanFhr(lab);
-    const double baseFhr = meanFhr(base);
-    QString fhrChange = relative(labFhr, baseFhr);
-    if (fhrChange.isEmpty()) {
-        fhrChange = points(labFhr, baseFhr);
-    }
-    const auto regionRate = [](const lbd::EvaluationReport& r, lbd::Region region) {
-        return r.regionsThirds.regions[static_cast<size_t>(region)].counts.accuracy;
+    const auto region = [](const lbd::EvaluationReport& r, lbd::Region which) {
+        return r.regionsThirds.regions[static_cast<size_t>(which)].counts;
     };
-    m_headline->setText(
-        tr("<b>%1 with the %2 matrix vs one-hot argmax:</b> FHR avg %3, accuracy %4, tail accuracy %5, "
-           "mean utility %6 (%7 vs %8).")
-            .arg(decisionRuleTitle(lab.rule), m_document->description().toHtmlEscaped(), fhrChange, points(lab.overall.accuracy, base.overall.accuracy),
-                 points(regionRate(lab, lbd::Region::Tail), regionRate(base, lbd::Region::Tail)),
-                 signedNumber(lab.meanUtility - base.meanUtility, 4))
-            .arg(lab.meanUtility, 0, 'f', 4)
-            .arg(base.meanUtility, 0, 'f', 4));
-    fillTable();
-    plotFhr();
-    plotRegions();
+    // A flagged evaluation is never presented as a gain: the banner carries its warnings and the
+    // headline gives the accuracy cost only (a collapsed rule's "-100 % FHR" is not a win).
+    m_warnings->setText(lab.warnings.empty() ? QString()
+                                             : tr("Warning: these decisions are degenerate, not an improvement.<br>%1")
+                                                   .arg(labtext::htmlLines(lab.warnings)));
+    m_warnings->setVisible(!lab.warnings.empty());
+    const QString who = tr("<b>%1 with the %2 matrix vs one-hot argmax (test split):</b>")
+                            .arg(decisionRuleTitle(lab.rule), m_evaluatedDescription.toHtmlEscaped());
+    if (!lab.warnings.empty()) {
+        m_headline->setText(tr("%1 accuracy %2 (%3 vs %4). The FHR change is not shown as a gain: see the warning above.")
+                                .arg(who, points(lab.overall.accuracy, base.overall.accuracy), percent(lab.overall),
+                                     percent(base.overall)));
+        return;
+    }
+    m_headline->setText(tr("%1 FHR curve mean %2, FHR 3-point mean %3, accuracy %4, tail accuracy %5, mean utility %6 "
+                           "(%7 vs %8).")
+                            .arg(who, change(lab.fhrCurveMean, base.fhrCurveMean), change(lab.fhrPointsMean, base.fhrPointsMean),
+                                 points(lab.overall.accuracy, base.overall.accuracy),
+                                 points(region(lab, lbd::Region::Tail), region(base, lbd::Region::Tail)),
+                                 signedNumber(lab.meanUtility - base.meanUtility, 4))
+                            .arg(lab.meanUtility, 0, 'f', 4)
+                            .arg(base.meanUtility, 0, 'f', 4));
 }
 
-void DecisionLabPage::fillTable()
+void DecisionLabPage::showDefer()
 {
-    const lbd::EvaluationReport& lab = *m_lab;
-    const lbd::EvaluationReport& base = *m_baseline;
-    m_table->setHorizontalHeaderLabels({tr("one-hot argmax"), tr("%1, %2 matrix").arg(decisionRuleTitle(lab.rule), m_document->description()),
-                                        tr("difference")});
-    struct Row {
-        QString name;
-        QString tip;
-        QString baseline;
-        QString chosen;
-        QString difference;
-    };
-    std::vector<Row> rows;
-    rows.push_back({tr("accuracy"), tr("Share of all %1 test images decided as their true class.").arg(lab.imageCount),
-                    percent(base.overall.accuracy), percent(lab.overall.accuracy),
-                    points(lab.overall.accuracy, base.overall.accuracy)});
-    for (size_t r = 0; r < lab.regionsThirds.regions.size(); ++r) {
-        const lbd::RegionAccuracy& l = lab.regionsThirds.regions[r];
-        const lbd::RegionAccuracy& b = base.regionsThirds.regions[r];
-        rows.push_back({tr("%1 accuracy").arg(QString::fromStdString(l.name)),
-                        tr("Accuracy on the %1 test images of the %2 classes (thirds by class index).")
-                            .arg(l.counts.total)
-                            .arg(QString::fromStdString(l.name)),
-                        percent(b.counts.accuracy), percent(l.counts.accuracy),
-                        points(l.counts.accuracy, b.counts.accuracy)});
+    using namespace labtext;
+    if (!m_lab->defer) {
+        const bool can = lbd::decisionRuleInfo(m_lab->rule).supportsDefer;
+        m_defer->setText(can ? tr("<b>Defer option off.</b> Turn on \"Defer below r\" to refer the least confident images "
+                                  "to a person and see the coverage and selective accuracy here (test split).")
+                             : tr("<b>No defer option</b> for the %1 rule (it does not score with expected utility).")
+                                   .arg(QString::fromStdString(lbd::decisionRuleName(m_lab->rule))));
+        return;
     }
-    for (size_t p = 0; p < lab.fhrPoints.size(); ++p) {
-        const lbd::FhrPoint& l = lab.fhrPoints[p];
-        const lbd::FhrPoint& b = base.fhrPoints[p];
-        const QString rel = relative(l.split.rate, b.split.rate);
-        rows.push_back({tr("FHR, tail ratio %1%").arg(int(l.ratio * 100 + 0.5)),
-                        tr("False Head Rate with the first %1 of %2 classes as head: tail images decided as head "
-                           "(paper table point; %3 / %4 images for the chosen rule).")
-                            .arg(l.split.headClasses)
-                            .arg(lab.classCount)
-                            .arg(l.split.falseHeads)
-                            .arg(l.split.tailImages),
-                        percent(b.split.rate), percent(l.split.rate),
-                        rel.isEmpty() ? points(l.split.rate, b.split.rate)
-                                      : points(l.split.rate, b.split.rate) + QStringLiteral(" (") + rel + QLatin1Char(')')});
+    const lbd::DeferReport& d = *m_lab->defer;
+    QStringList regions;
+    for (const lbd::RegionAccuracy& region : d.selectiveRegions.regions) {
+        regions << tr("%1 %2").arg(QString::fromStdString(region.name), percent(region.counts));
     }
-    const double labFhr = meanFhr(lab);
-    const double baseFhr = meanFhr(base);
-    const QString rel = relative(labFhr, baseFhr);
-    rows.push_back({tr("FHR avg (whole curve)"), tr("Mean of FHR(k) over every split k = 1..C-1."), percent(baseFhr),
-                    percent(labFhr),
-                    rel.isEmpty() ? points(labFhr, baseFhr) : points(labFhr, baseFhr) + QStringLiteral(" (") + rel + QLatin1Char(')')});
-    rows.push_back({tr("mean utility"),
-                    tr("Mean of U[true class, decision] over the test images under the edited matrix; under one-hot it "
-                       "equals the accuracy."),
-                    QString::number(base.meanUtility, 'f', 4), QString::number(lab.meanUtility, 'f', 4),
-                    signedNumber(lab.meanUtility - base.meanUtility, 4)});
-
-    m_table->setRowCount(static_cast<int>(rows.size()));
-    for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
-        auto* header = new QTableWidgetItem(rows[size_t(r)].name);
-        header->setToolTip(rows[size_t(r)].tip);
-        m_table->setVerticalHeaderItem(r, header);
-        const QString cells[3] = {rows[size_t(r)].baseline, rows[size_t(r)].chosen, rows[size_t(r)].difference};
-        for (int c = 0; c < 3; ++c) {
-            auto* item = new QTableWidgetItem(cells[c]);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            item->setToolTip(rows[size_t(r)].tip);
-            m_table->setItem(r, c, item);
-        }
-    }
-}
-
-void DecisionLabPage::plotFhr()
-{
-    ThrottledPlot* p = m_fhrPlot;
-    p->clearGraphs();
-    const auto addCurve = [p](const lbd::EvaluationReport& report, const QString& name, const QPen& pen) {
-        QVector<double> x, y;
-        for (const lbd::FhrSplit& split : report.fhrCurve) {
-            x << double(split.headClasses) / double(report.classCount);
-            y << 100.0 * split.rate;
-        }
-        QCPGraph* graph = p->addGraph();
-        graph->setData(x, y, true);
-        graph->setPen(pen);
-        graph->setName(name);
-        if (report.fhrCurve.size() == 1) {
-            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
-        }
-    };
-    const auto addPoints = [p](const lbd::EvaluationReport& report, const QString& name, const QBrush& brush) {
-        QVector<double> x, y;
-        for (const lbd::FhrPoint& point : report.fhrPoints) {
-            x << double(point.split.headClasses) / double(report.classCount);
-            y << 100.0 * point.split.rate;
-        }
-        QCPGraph* graph = p->addGraph();
-        graph->setData(x, y, true);
-        graph->setLineStyle(QCPGraph::lsNone);
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.5), brush, 11));
-        graph->setName(name);
-    };
-    addCurve(*m_baseline, tr("one-hot argmax"), QPen(kBaselineColor, 2, Qt::DashLine));
-    // Short legend names (the plot is half a page wide); the headline names the rule and matrix.
-    addCurve(*m_lab, tr("chosen rule"), QPen(kLabColor, 2.5));
-    addPoints(*m_baseline, tr("25/50/75% points, argmax"), QBrush(Qt::white));
-    addPoints(*m_lab, tr("25/50/75% points, chosen"), QBrush(Qt::yellow));
-    p->requestReplot();
-}
-
-void DecisionLabPage::plotRegions()
-{
-    ThrottledPlot* p = m_regionPlot;
-    p->clearPlottables();
-    auto* group = new QCPBarsGroup(p);
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    ticker->addTick(1, tr("all\n(%1 images)").arg(m_lab->overall.total));
-    for (const lbd::RegionAccuracy& region : m_lab->regionsThirds.regions) {
-        ticker->addTick(2 + static_cast<int>(region.region),
-                        tr("%1\n(%2 images)").arg(QString::fromStdString(region.name)).arg(region.counts.total));
-    }
-    p->xAxis->setTicker(ticker);
-    const auto addBars = [&](const lbd::EvaluationReport& report, const QString& name, const QColor& color) {
-        auto* bars = new QCPBars(p->xAxis, p->yAxis);
-        bars->setName(name);
-        bars->setPen(QPen(color.darker(130)));
-        bars->setBrush(color);
-        bars->setWidth(0.35);
-        bars->setBarsGroup(group);
-        bars->addData(1, 100.0 * report.overall.accuracy);
-        for (const lbd::RegionAccuracy& region : report.regionsThirds.regions) {
-            bars->addData(2 + static_cast<int>(region.region), 100.0 * region.counts.accuracy);
-        }
-    };
-    addBars(*m_baseline, tr("one-hot argmax"), kBaselineColor);
-    addBars(*m_lab, tr("chosen rule: %1, %2 matrix").arg(decisionRuleTitle(m_lab->rule), m_document->description()), kLabColor);
-    p->requestReplot();
+    m_defer->setText(tr("<b>Defer below r = %1</b> (test split): %2 of %3 images decided, <b>coverage %4</b>, %5 deferred. "
+                        "<b>Selective accuracy %6</b> (among the decided; all images: %7).<br>By region, among the "
+                        "decided: %8.")
+                         .arg(d.deferUtility, 0, 'g', 4)
+                         .arg(d.decided)
+                         .arg(d.decided + d.deferred)
+                         .arg(percent(d.coverage))
+                         .arg(d.deferred)
+                         .arg(percent(d.selective), percent(m_lab->overall), regions.join(QStringLiteral(", "))));
 }
 
 } // namespace lbd::ui

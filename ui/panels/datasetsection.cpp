@@ -105,10 +105,14 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
 
     m_profile = new QComboBox(this);
     m_profile->setObjectName(QStringLiteral("longTailProfile"));
-    m_profile->addItem(tr("Exponential"), static_cast<int>(lbd::LongTailProfile::Exponential));
-    m_profile->addItem(tr("Step"), static_cast<int>(lbd::LongTailProfile::Step));
-    m_profile->setToolTip(tr("Exponential (Cui et al. 2019, the CIFAR-LT standard): n_c = n_max (1/rho)^(c/(C-1)). "
-                             "Step (Cao et al. 2019): half the classes keep n_max, the rest n_max/rho."));
+    // Every profile core offers, with core's one-sentence description (lbd-math.md section 1).
+    for (const lbd::LongTailProfile profile : lbd::allProfiles()) {
+        m_profile->addItem(QString::fromStdString(lbd::profileName(profile)), static_cast<int>(profile));
+        m_profile->setItemData(m_profile->count() - 1, QString::fromStdString(lbd::profileDescription(profile)), Qt::ToolTipRole);
+    }
+    m_profile->setToolTip(tr("exp (Cui et al. 2019, the CIFAR-LT standard): n_c = n_max (1/rho)^(c/(C-1)). step (Cao et "
+                             "al. 2019): half the classes keep n_max, the rest n_max/rho. lbd-published: the published "
+                             "code's split behind the paper's CIFAR tables (CIFAR-10: effective rho 62.5)."));
     m_ratio = new QDoubleSpinBox(this);
     m_ratio->setObjectName(QStringLiteral("imbalanceRatio"));
     m_ratio->setRange(1, 10000);
@@ -118,6 +122,17 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
     m_splitSeed = spin(this, 0, 1000000, tr("Seed of the random subset each class keeps. The split is a pure function of "
                                             "(data set, profile, ratio, seed) and is saved with the run."),
                        QStringLiteral("splitSeed"));
+
+    m_validation = new QDoubleSpinBox(this);
+    m_validation->setObjectName(QStringLiteral("validationFraction"));
+    m_validation->setRange(0, 50);
+    m_validation->setDecimals(1);
+    m_validation->setSuffix(QStringLiteral(" %"));
+    m_validation->setKeyboardTracking(false);
+    m_validation->setToolTip(tr("Share of each class's long-tailed training images held out as a validation split "
+                                "(seeded, saved with the run). 0: none. With a validation split the Decision lab tunes "
+                                "c and r on it and reports the test set at the tuned value, and the Runs comparison "
+                                "picks the best epoch by validation accuracy instead of the test set."));
 
     m_chart = new ClassCountChart(this);
     m_chart->setObjectName(QStringLiteral("classCountChart"));
@@ -131,6 +146,7 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Long-tail profile"), m_profile);
     form->addRow(tr("Imbalance ratio"), m_ratio);
     form->addRow(tr("Split seed"), m_splitSeed);
+    form->addRow(tr("Validation"), m_validation);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
@@ -152,6 +168,7 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
     connect(m_kind, &QComboBox::currentIndexChanged, this, edited);
     connect(m_profile, &QComboBox::currentIndexChanged, this, edited);
     connect(m_ratio, &QDoubleSpinBox::valueChanged, this, edited);
+    connect(m_validation, &QDoubleSpinBox::valueChanged, this, edited);
     for (QSpinBox* box : {m_splitSeed, m_channels, m_imageSize, m_synthClasses, m_synthPerClass, m_synthTestPerClass, m_synthSize}) {
         connect(box, &QSpinBox::valueChanged, this, edited);
     }
@@ -191,6 +208,7 @@ void DatasetSection::load(const lbd::DataSpec& spec)
     m_profile->setCurrentIndex(std::max(0, m_profile->findData(static_cast<int>(spec.longTail.profile))));
     m_ratio->setValue(spec.longTail.imbalanceRatio);
     m_splitSeed->setValue(int(spec.longTail.seed));
+    m_validation->setValue(100.0 * spec.longTail.validationFraction);
     m_loading = false;
     updateVisibility();
     refreshCounts();
@@ -217,6 +235,7 @@ void DatasetSection::apply(lbd::DataSpec& spec) const
     spec.longTail.profile = static_cast<lbd::LongTailProfile>(m_profile->currentData().toInt());
     spec.longTail.imbalanceRatio = m_ratio->value();
     spec.longTail.seed = static_cast<uint64_t>(m_splitSeed->value());
+    spec.longTail.validationFraction = m_validation->value() / 100.0;
 }
 
 void DatasetSection::updateVisibility()

@@ -62,6 +62,7 @@ private:
     QComboBox* m_profile = nullptr;
     QDoubleSpinBox* m_ratio = nullptr;
     QSpinBox* m_splitSeed = nullptr;
+    QDoubleSpinBox* m_validation = nullptr;
     QWidget* m_directoryRow = nullptr;
     QWidget* m_listRows = nullptr;
     QWidget* m_formatRows = nullptr;

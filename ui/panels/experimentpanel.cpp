@@ -6,6 +6,8 @@
 #include "ui/panels/objectivesection.h"
 #include "ui/panels/runsection.h"
 #include "ui/presetlibrary.h"
+#include "ui/utility/utilitydocument.h"
+#include "ui/widgets/decisioncontrols.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -47,7 +49,7 @@ int64_t modelInputSide(const lbd::TrainConfig& config)
 
 } // namespace
 
-ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent)
+ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : QWidget(parent), m_decisions(decisions)
 {
     m_presets = new QComboBox(this);
     m_presets->setObjectName(QStringLiteral("presets"));
@@ -65,11 +67,25 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent)
     m_dataset = new DatasetSection(this);
     m_objective = new ObjectiveSection(this);
     m_run = new RunSection(this);
+    // The decision settings are the shared document's (Utility page, Decision lab, Classify): the
+    // panel shows them and records them by value in the run, it keeps no copy of its own.
+    auto* decisionBox = new QWidget(this);
+    m_decisionMatrix = new QLabel(decisionBox);
+    m_decisionMatrix->setObjectName(QStringLiteral("decisionMatrix"));
+    m_decisionMatrix->setWordWrap(true);
+    m_decisionMatrix->setToolTip(tr("How the run's evaluations decide: the Utility page's matrix (stored by value in the "
+                                    "run), the rule and the defer option. Re-deciding later needs no retraining (Decision lab)."));
+    m_decisionControls = new DecisionControls(m_decisions, DecisionControls::Layout::Stacked, decisionBox);
+    auto* decisionLayout = new QVBoxLayout(decisionBox);
+    decisionLayout->setContentsMargins(0, 0, 0, 0);
+    decisionLayout->addWidget(m_decisionMatrix);
+    decisionLayout->addWidget(m_decisionControls);
 
     auto* content = new QWidget;
     auto* contentLayout = new QVBoxLayout(content);
     contentLayout->addWidget(group(tr("Data"), m_dataset, content));
     contentLayout->addWidget(group(tr("Model and objective"), m_objective, content));
+    contentLayout->addWidget(group(tr("Decisions (shared with Utility, Decision lab, Classify)"), decisionBox, content));
     contentLayout->addWidget(group(tr("Optimisation and run"), m_run, content));
     contentLayout->addStretch();
     auto* scroll = new QScrollArea(this);
@@ -114,6 +130,19 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent)
         }
     });
     connect(m_presets, &QComboBox::activated, this, &ExperimentPanel::loadPreset);
+    connect(m_objective, &ObjectiveSection::matrixCopyRequested, this, &ExperimentPanel::copyTrainingMatrix);
+    for (auto signal : {&UtilityDocument::matrixChanged, &UtilityDocument::ruleChanged, &UtilityDocument::deferUtilityChanged,
+                        &UtilityDocument::sourceChanged, &UtilityDocument::classNamesChanged}) {
+        // Revalidate and relabel only: configChanged would make the main window reset the
+        // document's classes to the panel's while the lab adopts a run of another data set.
+        connect(m_decisions, signal, this, [this] {
+            updateDecisionLabel();
+            if (!m_loading) {
+                validate();
+            }
+        });
+    }
+    updateDecisionLabel();
     setConfig(PresetLibrary::defaultConfig());
     m_presets->setCurrentIndex(std::max(0, m_presets->findData(QStringLiteral("fashion-mnist-lt"))));
 }
@@ -149,6 +178,14 @@ lbd::TrainConfig ExperimentPanel::config() const
     m_dataset->apply(config.data);
     m_run->apply(config);
     m_objective->apply(config);
+    // The shared decision settings, the matrix by value (a run never depends on a user's file).
+    if (m_decisions->classNames() == m_dataset->classNames() && m_decisions->classCount() > 0) {
+        config.decision.utility = m_decisions->setting();
+    } else {
+        config.decision.utility = lbd::utilityFromSpec("onehot"); // not for these classes: see the warning
+    }
+    config.decision.rule = m_decisions->rule();
+    config.decision.deferUtility = m_decisions->effectiveDeferUtility();
     return config;
 }
 
@@ -168,7 +205,21 @@ void ExperimentPanel::setConfig(const lbd::TrainConfig& config)
 
 const std::vector<int64_t>& ExperimentPanel::trainCounts() const { return m_dataset->trainCounts(); }
 QStringList ExperimentPanel::classNames() const { return m_dataset->classNames(); }
-void ExperimentPanel::setUtilityFile(const QString& path) { m_objective->setUtilityFile(path); }
+void ExperimentPanel::copyTrainingMatrix()
+{
+    if (m_decisions->classCount() == 0) {
+        return;
+    }
+    m_objective->setTrainingMatrix(m_decisions->setting());
+}
+
+void ExperimentPanel::updateDecisionLabel()
+{
+    m_decisionMatrix->setText(tr("Decision matrix: %1 (%2 x %2), %3.")
+                                  .arg(m_decisions->description())
+                                  .arg(m_decisions->classCount())
+                                  .arg(m_decisions->sourceText().toLower()));
+}
 QString ExperimentPanel::validationMessage() const { return m_valid ? QString() : m_message->text(); }
 
 QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
@@ -176,25 +227,26 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
     if (config.name.empty()) {
         return tr("Give the run a name.");
     }
-    // The training matrix: the decision matrix is the Utility page's and is checked there.
-    const QString utility = QString::fromStdString(config.objective.utility.spec);
-    if (utility.startsWith(QLatin1String("tail:")) && !(utility.mid(5).toDouble() > 0)) {
+    // The training matrix; the decision matrix is the shared document's, checked as it is edited.
+    const lbd::UtilitySetting& utility = config.objective.utility;
+    if (const auto penalty = lbd::tailPenaltyOf(utility.spec); penalty && !(*penalty > 0)) {
         return tr("The tail-sensitive utility needs a penalty c > 0 (c = 0 is the one-hot matrix: choose One-hot).");
     }
-    if (utility.isEmpty() && !config.objective.utility.byValue()) {
-        return tr("Utility File: no matrix file yet. Save one with the Utility page's \"Use for training\", or choose "
-                  "One-hot or Tail-sensitive.");
+    if (utility.spec.empty() && !utility.byValue()) {
+        return tr("Training utility: no matrix copied yet. Press Copy again (it copies the Utility page's matrix), or "
+                  "choose One-hot or Tail-sensitive.");
     }
-    if (!config.objective.utility.byValue() && utility != QLatin1String("onehot") && !utility.startsWith(QLatin1String("tail:"))) {
-        // A matrix file: check it now (size, class names, finite values) rather than when training starts.
+    if (utility.byValue() || lbd::isUtilityFileSpec(utility.spec)) {
+        // A copied matrix or a file a config names: check it against these classes now (size,
+        // names, finite values) rather than when training starts.
         std::vector<std::string> names;
         for (const QString& name : m_dataset->classNames()) {
             names.push_back(name.toStdString());
         }
         try {
-            lbd::loadUtilityMatrix(config.objective.utility.spec, names);
+            lbd::resolveUtility(utility, names, "training utility");
         } catch (const std::exception& error) {
-            return tr("Utility file: %1").arg(QString::fromUtf8(error.what()));
+            return tr("%1 (copy the Utility page's matrix again for this data set)").arg(QString::fromUtf8(error.what()));
         }
     }
     const int64_t side = modelInputSide(config);
@@ -217,7 +269,8 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
 QString ExperimentPanel::crossFieldWarning(const lbd::TrainConfig& config) const
 {
     QStringList notes;
-    const bool oneHot = !config.objective.utility.byValue() && config.objective.utility.spec == "onehot";
+    const bool oneHot = config.objective.utility.byValue() ? config.objective.utility.matrix.isOneHot()
+                                                           : config.objective.utility.spec == "onehot";
     if (config.objective.utilityTerm && oneHot) {
         notes << tr("The utility term has no effect with the one-hot utility.");
     }
@@ -227,6 +280,9 @@ QString ExperimentPanel::crossFieldWarning(const lbd::TrainConfig& config) const
     }
     if (config.model.particles == 1 && config.objective.repulsive) {
         notes << tr("One particle: no repulsive force and no epistemic uncertainty.");
+    }
+    if (m_decisions->classNames() != m_dataset->classNames()) {
+        notes << tr("The Utility page's matrix is for other classes: this run decides with one-hot.");
     }
     return notes.join(QLatin1Char(' '));
 }

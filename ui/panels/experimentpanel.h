@@ -1,7 +1,8 @@
 #pragma once
 // The experiment panel: a preset menu over three sections (data, model + objective, run) that
-// together edit one lbd::TrainConfig, and an inline message that refuses invalid combinations
-// before anything starts (core's validation plus the cross-field checks of the GUI).
+// together edit one lbd::TrainConfig, the shared decision settings (the UtilityDocument's matrix,
+// rule and defer, recorded by value as the run's `decision`), and an inline message that refuses
+// invalid combinations before anything starts (core's validation plus the GUI's cross-field checks).
 #include <QWidget>
 
 #include "core/train/trainconfig.h"
@@ -13,15 +14,18 @@ class QLineEdit;
 namespace lbd::ui {
 
 class DatasetSection;
+class DecisionControls;
 class ObjectiveSection;
 class RunSection;
+class UtilityDocument;
 
 class ExperimentPanel final : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ExperimentPanel)
 
 public:
-    explicit ExperimentPanel(QWidget* parent = nullptr);
+    // `decisions` is the shared decision document; the panel's decision controls edit it.
+    explicit ExperimentPanel(UtilityDocument* decisions, QWidget* parent = nullptr);
 
     lbd::TrainConfig config() const;
     void setConfig(const lbd::TrainConfig& config);
@@ -33,8 +37,10 @@ public:
     QString validationMessage() const;
     const std::vector<int64_t>& trainCounts() const;
     QStringList classNames() const;
-    // Uses a CSV / JSON utility matrix (the utility editor's "Use for training") for the next run.
-    void setUtilityFile(const QString& path);
+    // Copies the Utility page's matrix (by value) as the next run's TRAINING utility (the editor's
+    // "Use for training", the objective section's Copy again).
+    void copyTrainingMatrix();
+    DecisionControls* decisionControls() const { return m_decisionControls; }
 
     DatasetSection* datasetSection() const { return m_dataset; }
     ObjectiveSection* objectiveSection() const { return m_objective; }
@@ -49,13 +55,17 @@ private:
     void showMessage(const QString& text, bool error);
     QString crossFieldError(const lbd::TrainConfig& config) const;
     QString crossFieldWarning(const lbd::TrainConfig& config) const;
+    void updateDecisionLabel();
 
+    UtilityDocument* m_decisions;
     lbd::TrainConfig m_base;
     QComboBox* m_presets = nullptr;
     QLineEdit* m_name = nullptr;
     DatasetSection* m_dataset = nullptr;
     ObjectiveSection* m_objective = nullptr;
     RunSection* m_run = nullptr;
+    QLabel* m_decisionMatrix = nullptr;
+    DecisionControls* m_decisionControls = nullptr;
     QLabel* m_message = nullptr;
     bool m_valid = true;
     bool m_loading = false;

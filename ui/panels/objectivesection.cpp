@@ -12,6 +12,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <QPushButton>
+
 #include <cmath>
 
 namespace lbd::ui {
@@ -98,8 +100,8 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
 
     m_utilityTerm = new QCheckBox(tr("Utility term"), this);
     m_utilityTerm->setObjectName(QStringLiteral("utilityTerm"));
-    m_utilityTerm->setToolTip(tr("Add (1/alpha) UT, the expected off-diagonal utility of the particles' predictions "
-                                 "(paper Eq. 5). Needs a non one-hot utility matrix."));
+    m_utilityTerm->setToolTip(tr("Add (1/alpha) UT, the utility term of the TRAINING utility matrix (paper Eq. 8, in "
+                                 "the form chosen below). Needs a training utility that is not one-hot."));
     m_alpha = number(this, 1e-4, 1e4, 4, tr("alpha: the utility term is weighted 1/alpha. Paper Table 8: 0.002 CIFAR-10-LT, "
                                             "0.3 CIFAR-100-LT, 50 ImageNet-LT."),
                      QStringLiteral("alpha"));
@@ -113,23 +115,47 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     m_utilityPreset = new QComboBox(this);
     m_utilityPreset->setObjectName(QStringLiteral("utilityPreset"));
     m_utilityPreset->addItem(tr("One-hot (U = I)"), QStringLiteral("onehot"));
+    m_utilityPreset->setItemData(0, tr("U = I: no utility term; the plain LBD objective."), Qt::ToolTipRole);
     m_utilityPreset->addItem(tr("Tail-sensitive (penalty c)"), QStringLiteral("tail"));
-    m_utilityPreset->addItem(tr("File (from the editor)"), QStringLiteral("file"));
-    m_utilityPreset->setToolTip(tr("Utility matrix U (rows = true class, columns = decision). Tail-sensitive (paper "
-                                   "Fig. 1b): -c wherever the decision is more head-ward than the truth, a false head. "
-                                   "File: a CSV / JSON matrix, e.g. saved by the Utility page's \"Use for training\"."));
-    m_utilityFile = new QLabel(this);
-    m_utilityFile->setObjectName(QStringLiteral("utilityFile"));
-    m_utilityFile->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_tailPenalty = number(this, 0, 100, 3, tr("c: the utility of a false head decision is -c (must be positive)."),
+    m_utilityPreset->setItemData(1, tr("Paper Fig. 1b: I with -c wherever the decision is more head-ward than the truth "
+                                       "(a false head)."),
+                                 Qt::ToolTipRole);
+    m_utilityPreset->addItem(tr("Matrix by value (Utility page)"), QStringLiteral("matrix"));
+    m_utilityPreset->setItemData(2, tr("A copy of the Utility page's matrix, taken when you choose this entry or press Copy "
+                                       "again; the run stores the copy, never a path to a file."),
+                                 Qt::ToolTipRole);
+    m_utilityPreset->setToolTip(tr("The TRAINING utility matrix U (rows = true class, columns = decision) of the utility "
+                                   "term. The paper's protocol trains with the tail-sensitive U and decides by argmax; "
+                                   "how the run DECIDES is the separate decision setting below (the Utility page's "
+                                   "matrix, rule and defer), so one preference is not counted twice by accident."));
+    m_utilityMatrixLabel = new QLabel(this);
+    m_utilityMatrixLabel->setObjectName(QStringLiteral("trainingMatrix"));
+    m_utilityMatrixLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_copyMatrix = new QPushButton(tr("Copy again"), this);
+    m_copyMatrix->setObjectName(QStringLiteral("copyTrainingMatrix"));
+    m_copyMatrix->setToolTip(tr("Copy the Utility page's current matrix (by value) as the training utility."));
+    connect(m_copyMatrix, &QPushButton::clicked, this, &ObjectiveSection::matrixCopyRequested);
+    m_tailPenalty = number(this, 0, 100, 3, tr("c: the training utility of a false head decision is -c (must be positive)."),
                            QStringLiteral("tailPenalty"));
-    m_rule = new QComboBox(this);
-    m_rule->setObjectName(QStringLiteral("decisionRule"));
-    for (const lbd::DecisionRuleInfo& info : lbd::decisionRules()) {
-        m_rule->addItem(QString::fromStdString(info.title), static_cast<int>(info.rule));
-        m_rule->setItemData(m_rule->count() - 1, QString::fromStdString(info.description), Qt::ToolTipRole);
+    m_utilityForm = new QComboBox(this);
+    m_utilityForm->setObjectName(QStringLiteral("utilityForm"));
+    for (lbd::UtilityForm form : lbd::allUtilityForms()) {
+        const QString name = QString::fromStdString(lbd::utilityFormName(form));
+        m_utilityForm->addItem(form == lbd::UtilityForm::Bounded ? tr("%1 (default)").arg(name) : name, static_cast<int>(form));
+        m_utilityForm->setItemData(m_utilityForm->count() - 1, QString::fromStdString(lbd::utilityFormDescription(form)),
+                                   Qt::ToolTipRole);
     }
-    m_rule->setToolTip(tr("How the run's evaluations decide, with the Utility page's decision matrix."));
+    m_utilityForm->setToolTip(tr("How the utility term turns the training U into a loss (lbd-math.md section 4). bounded: "
+                                 "every term >= 0, cannot run away (default). published: the published loss.py, for "
+                                 "reproducing the paper. paper: Eq. 8 as printed. The last two are unbounded below with "
+                                 "negative utilities. Hover an entry for its formula."));
+    m_trainingWarning = new QLabel(this);
+    m_trainingWarning->setObjectName(QStringLiteral("trainingUtilityWarning"));
+    m_trainingWarning->setWordWrap(true);
+    m_trainingWarning->setStyleSheet(QStringLiteral("color: #8a1c00; background: #fff0e6; padding: 4px; border: 1px solid "
+                                                    "#d9822b; border-radius: 3px; font-weight: bold;"));
+    m_trainingWarning->setToolTip(tr("Shown before Start when this training utility and form are known to be unstable."));
+    m_trainingWarning->setVisible(false);
 
     auto* marginRow = new QHBoxLayout;
     marginRow->addWidget(m_margins);
@@ -147,6 +173,12 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     presetRow->addWidget(m_utilityPreset, 1);
     presetRow->addWidget(new QLabel(tr("c"), this));
     presetRow->addWidget(m_tailPenalty);
+    auto* matrixRow = new QHBoxLayout;
+    matrixRow->addWidget(m_utilityMatrixLabel, 1);
+    matrixRow->addWidget(m_copyMatrix);
+    m_utilityMatrixRow = new QWidget(this);
+    m_utilityMatrixRow->setLayout(matrixRow);
+    matrixRow->setContentsMargins(0, 0, 0, 0);
     auto* ratioParams = new QHBoxLayout;
     ratioParams->addWidget(new QLabel(tr("beta"), this));
     ratioParams->addWidget(m_beta);
@@ -164,11 +196,12 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     form->addRow(m_weights);
     form->addRow(tr("DRW epoch"), m_drwEpoch);
     form->addRow(marginRow);
-    form->addRow(utilityRow);
     form->addRow(repulsiveRow);
-    form->addRow(tr("Utility"), presetRow);
-    form->addRow(QString(), m_utilityFile);
-    form->addRow(tr("Decision rule"), m_rule);
+    form->addRow(tr("Training utility"), presetRow);
+    form->addRow(QString(), m_utilityMatrixRow);
+    form->addRow(utilityRow);
+    form->addRow(tr("Utility form"), m_utilityForm);
+    form->addRow(m_trainingWarning);
 
     const auto edited = [this] {
         if (m_loading) {
@@ -178,7 +211,7 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
         updateDiscrepancy();
         emit changed();
     };
-    for (QComboBox* box : {m_arch, m_discrepancy, m_utilityPreset, m_rule}) {
+    for (QComboBox* box : {m_arch, m_discrepancy, m_utilityPreset, m_utilityForm}) {
         connect(box, &QComboBox::currentIndexChanged, this, edited);
     }
     for (QDoubleSpinBox* box : {m_beta, m_gamma, m_maxMargin, m_alpha, m_tau, m_tailPenalty}) {
@@ -191,6 +224,12 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
         connect(box, &QCheckBox::toggled, this, edited);
     }
     connect(m_baseline, &QComboBox::activated, this, &ObjectiveSection::applyBaseline);
+    // Choosing the matrix entry takes a fresh copy (a user choice, not a reload).
+    connect(m_utilityPreset, &QComboBox::activated, this, [this](int index) {
+        if (index == 2) {
+            emit matrixCopyRequested();
+        }
+    });
     load(lbd::TrainConfig{});
 }
 
@@ -213,20 +252,19 @@ void ObjectiveSection::load(const lbd::TrainConfig& config)
     m_alpha->setValue(o.alpha);
     m_repulsive->setChecked(o.repulsive);
     m_tau->setValue(o.tau);
-    const QString utility = QString::fromStdString(config.objective.utility.spec);
-    m_customUtility.clear();
-    if (utility.startsWith(QLatin1String("tail:"))) {
-        m_utilityPreset->setCurrentIndex(1);
-        m_tailPenalty->setValue(utility.mid(5).toDouble());
-    } else if (utility == QLatin1String("onehot")) {
+    m_utilityForm->setCurrentIndex(std::max(0, m_utilityForm->findData(static_cast<int>(o.utilityForm))));
+    const lbd::UtilitySetting& utility = o.utility;
+    const std::optional<double> penalty = utility.byValue() ? std::nullopt : lbd::tailPenaltyOf(utility.spec);
+    m_matrixUtility = {};
+    if (!utility.byValue() && utility.spec == "onehot") {
         m_utilityPreset->setCurrentIndex(0);
-        m_tailPenalty->setValue(1.0);
+    } else if (penalty) {
+        m_utilityPreset->setCurrentIndex(1);
+        m_tailPenalty->setValue(*penalty);
     } else {
         m_utilityPreset->setCurrentIndex(2);
-        m_tailPenalty->setValue(1.0);
-        m_customUtility = config.objective.utility.spec; // a matrix file
+        m_matrixUtility = utility; // a matrix by value, or a file a config names
     }
-    m_rule->setCurrentIndex(std::max(0, m_rule->findData(static_cast<int>(config.decision.rule))));
     m_baseline->setCurrentIndex(0);
     m_loading = false;
     updateEnabled();
@@ -250,14 +288,8 @@ void ObjectiveSection::apply(lbd::TrainConfig& config) const
     o.alpha = m_alpha->value();
     o.repulsive = m_repulsive->isChecked();
     o.tau = m_tau->value();
-    if (m_utilityPreset->currentIndex() == 1) {
-        o.utility = lbd::utilityFromSpec(lbd::tailSpec(m_tailPenalty->value()));
-    } else if (m_utilityPreset->currentIndex() == 2) {
-        o.utility = lbd::utilityFromSpec(m_customUtility); // empty until a file is chosen: refused by the panel
-    } else {
-        o.utility = lbd::utilityFromSpec("onehot");
-    }
-    config.decision.rule = static_cast<lbd::DecisionRule>(m_rule->currentData().toInt());
+    o.utilityForm = static_cast<lbd::UtilityForm>(m_utilityForm->currentData().toInt());
+    o.utility = trainingUtility();
 }
 
 void ObjectiveSection::setClassCounts(const std::vector<int64_t>& counts)
@@ -277,14 +309,55 @@ void ObjectiveSection::scaleToEpochs(int epochs)
     m_drwEpoch->setValue(int(std::lround(fraction * epochs)));
 }
 
-void ObjectiveSection::setUtilityFile(const QString& path)
+void ObjectiveSection::setTrainingMatrix(const lbd::UtilitySetting& utility)
 {
-    m_customUtility = path.toStdString();
+    m_matrixUtility = utility;
     m_loading = true;
     m_utilityPreset->setCurrentIndex(2);
     m_loading = false;
     updateEnabled();
     emit changed();
+}
+
+lbd::UtilitySetting ObjectiveSection::trainingUtility() const
+{
+    switch (m_utilityPreset->currentIndex()) {
+    case 1: return lbd::utilityFromSpec(lbd::tailSpec(m_tailPenalty->value()));
+    case 2: return m_matrixUtility; // empty spec until a matrix is copied: refused by the panel
+    default: return lbd::utilityFromSpec("onehot");
+    }
+}
+
+void ObjectiveSection::updateTrainingWarning()
+{
+    // The warning depends on the signs of the off-diagonal entries only, so a tail matrix of any
+    // size stands for the data set's; a file is read as it is (the panel checks it against the
+    // classes separately).
+    lbd::UtilityMatrix matrix;
+    const lbd::UtilitySetting utility = trainingUtility();
+    try {
+        if (utility.byValue()) {
+            matrix = utility.matrix;
+        } else if (const auto penalty = lbd::tailPenaltyOf(utility.spec)) {
+            matrix = lbd::UtilityMatrix::tailSensitive(std::max<int64_t>(2, int64_t(m_counts.size())), *penalty);
+        } else if (lbd::isUtilityFileSpec(utility.spec)) {
+            matrix = lbd::loadUtilityMatrix(utility.spec, {});
+        }
+    } catch (const std::exception&) {
+        matrix = {}; // an unreadable file is the panel's error, not a warning
+    }
+    lbd::ObjectiveSpec objective;
+    objective.utilityTerm = m_utilityTerm->isChecked();
+    objective.utilityForm = static_cast<lbd::UtilityForm>(m_utilityForm->currentData().toInt());
+    objective.alpha = m_alpha->value();
+    const auto warning = matrix.empty() ? std::nullopt : lbd::trainingUtilityWarning(objective, matrix);
+    m_trainingWarning->setText(warning ? tr("Warning: %1.").arg(QString::fromStdString(*warning)) : QString());
+    m_trainingWarning->setVisible(warning.has_value());
+}
+
+QString ObjectiveSection::trainingWarningText() const
+{
+    return m_trainingWarning->isHidden() ? QString() : m_trainingWarning->text();
 }
 
 void ObjectiveSection::applyBaseline()
@@ -294,11 +367,13 @@ void ObjectiveSection::applyBaseline()
         return;
     }
     try {
-        const lbd::BaselinePreset preset = lbd::baselinePreset(lbd::parseBaseline(name.toStdString()), m_epochs);
+        // Core's applyBaseline sets only what the method defines and keeps the rest (alpha, the
+        // utility and its form), as `lbd train --baseline` does.
         lbd::TrainConfig config;
         apply(config);
-        config.objective = preset.objective;
-        config.model.particles = preset.particles;
+        int64_t particles = config.model.particles;
+        lbd::applyBaseline(lbd::parseBaseline(name.toStdString()), m_epochs, config.objective, particles);
+        config.model.particles = particles;
         config.train.epochs = m_epochs;
         load(config);
         m_baseline->setCurrentIndex(m_baseline->findData(name));
@@ -318,13 +393,21 @@ void ObjectiveSection::updateEnabled()
     m_repulsive->setEnabled(m_particles->value() > 1);
     m_tau->setEnabled(m_repulsive->isChecked() && m_particles->value() > 1);
     m_tailPenalty->setEnabled(m_utilityPreset->currentIndex() == 1);
-    const bool file = m_utilityPreset->currentIndex() == 2;
-    m_utilityFile->setVisible(file);
-    const QString path = QString::fromStdString(m_customUtility);
-    m_utilityFile->setText(path.isEmpty() ? tr("No file yet: Utility page > Use for training")
-                                          : tr("File: %1").arg(QFileInfo(path).fileName()));
-    m_utilityFile->setToolTip(path.isEmpty() ? tr("The editor's \"Use for training\" saves the matrix and puts its path here.")
-                                             : path);
+    m_utilityForm->setEnabled(m_utilityTerm->isChecked());
+    m_utilityMatrixRow->setVisible(m_utilityPreset->currentIndex() == 2);
+    const lbd::UtilitySetting& u = m_matrixUtility;
+    if (u.byValue()) {
+        m_utilityMatrixLabel->setText(tr("Copy: %1 (%2 x %2)").arg(QString::fromStdString(u.describe())).arg(u.matrix.classCount()));
+        m_utilityMatrixLabel->setToolTip(tr("Copied by value; later edits on the Utility page do not change it (Copy again does)."));
+    } else if (!u.spec.empty()) {
+        m_utilityMatrixLabel->setText(tr("File: %1").arg(QFileInfo(QString::fromStdString(u.spec)).fileName()));
+        m_utilityMatrixLabel->setToolTip(tr("%1\nRead when the run starts and stored by value in the run folder.")
+                                             .arg(QString::fromStdString(u.spec)));
+    } else {
+        m_utilityMatrixLabel->setText(tr("No matrix copied yet"));
+        m_utilityMatrixLabel->setToolTip(tr("Copy again takes the Utility page's matrix."));
+    }
+    updateTrainingWarning();
 }
 
 void ObjectiveSection::updateDiscrepancy()

@@ -1,7 +1,9 @@
 #pragma once
 // The model and objective part of the experiment panel: architecture, particle count M, the
 // baseline presets, the discrepancy ratio (formula + live class-weight plot), alpha, tau, DRW,
-// LDAM margins, repulsion, the utility preset and the decision rule.
+// LDAM margins, repulsion, and the TRAINING utility (one-hot, tail-sensitive c, or the Utility
+// page's matrix copied by value) with its form and alpha, warning inline when that combination is
+// known to be unstable. How the run decides is the shared decision setting, not part of this section.
 #include <QWidget>
 
 #include <cstdint>
@@ -13,6 +15,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 
 namespace lbd::ui {
@@ -27,22 +30,27 @@ public:
     explicit ObjectiveSection(QWidget* parent = nullptr);
 
     void load(const lbd::TrainConfig& config);
-    // Writes model, objective and the utility / decision settings into `config`.
+    // Writes model and objective (with the training utility) into `config`.
     void apply(lbd::TrainConfig& config) const;
     void setClassCounts(const std::vector<int64_t>& counts);
     // Moves the DRW epoch with the run length (the paper: 80% of the epochs).
     void scaleToEpochs(int epochs);
-    // Chooses "File (from the editor)" with this CSV / JSON matrix (the utility editor's "Use for
-    // training"); emits changed().
-    void setUtilityFile(const QString& path);
+    // Chooses "Matrix by value" with this matrix (a copy of the Utility page's); emits changed().
+    void setTrainingMatrix(const lbd::UtilitySetting& utility);
+    lbd::UtilitySetting trainingUtility() const;
+    // The inline warning (trainingUtilityWarning) as shown, or empty.
+    QString trainingWarningText() const;
 
 signals:
     void changed();
+    // The user chose "Matrix by value" or pressed Copy again: the owner copies the Utility page's matrix.
+    void matrixCopyRequested();
 
 private:
     void applyBaseline();
     void updateDiscrepancy();
     void updateEnabled();
+    void updateTrainingWarning();
 
     QComboBox* m_arch = nullptr;
     QSpinBox* m_particles = nullptr;
@@ -61,12 +69,15 @@ private:
     QDoubleSpinBox* m_tau = nullptr;
     QComboBox* m_utilityPreset = nullptr;
     QDoubleSpinBox* m_tailPenalty = nullptr;
-    QLabel* m_utilityFile = nullptr;
-    QComboBox* m_rule = nullptr;
+    QWidget* m_utilityMatrixRow = nullptr;
+    QLabel* m_utilityMatrixLabel = nullptr;
+    QPushButton* m_copyMatrix = nullptr;
+    QComboBox* m_utilityForm = nullptr;
+    QLabel* m_trainingWarning = nullptr;
 
     lbd::ObjectiveSpec m_baseObjective; // fields not shown (eps, scale, utility-after-DRW) keep their values
     lbd::ModelSpec m_baseModel;
-    std::string m_customUtility;        // the "File" choice: a CSV / JSON matrix, kept while another preset is chosen
+    lbd::UtilitySetting m_matrixUtility; // the "Matrix" choice (by value, or a file a config named), kept while another is chosen
     std::vector<int64_t> m_counts;
     int m_epochs = 200;
     bool m_loading = false;

@@ -1,4 +1,5 @@
 #include "ui/runs/runcomparisonview.h"
+#include "ui/runs/runtablemodel.h"
 #include "ui/seriescolors.h"
 
 #include "ui/widgets/throttledplot.h"
@@ -9,7 +10,9 @@
 #include <QSplitter>
 #include <QTableWidget>
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -27,7 +30,11 @@ Qt::PenStyle runPenStyle(int index)
 
 QString percent(double fraction) { return QStringLiteral("%1 %").arg(100.0 * fraction, 0, 'f', 2); }
 
-QString optionalPercent(const std::optional<double>& value) { return value ? percent(*value) : QStringLiteral("—"); }
+const QString kDash = QStringLiteral("\u2013");
+
+QString optionalPercent(const std::optional<double>& value) { return value ? percent(*value) : kDash; }
+
+QString optionalNumber(const std::optional<double>& value) { return value ? QString::number(*value, 'f', 4) : kDash; }
 
 // One row of the side-by-side table: how to show it and which way is better (for the bold mark).
 struct MetricRow {
@@ -55,46 +62,49 @@ std::vector<MetricRow> metricRows()
          [](const ComparedRun& r) { return QStringLiteral("%1/%2").arg(r.summary.epochsDone).arg(r.summary.epochs); }, none, 0},
         {QObject::tr("Device"), QObject::tr("Where the run trained."),
          [](const ComparedRun& r) { return fromStd(r.summary.device); }, none, 0},
-        {QObject::tr("Decision rule"), QObject::tr("How the run decides: argmax, the LBD rule, or expected utility."),
-         [](const ComparedRun& r) { return fromStd(r.summary.decisionRule); }, none, 0},
-        {QObject::tr("Utility matrix"), QObject::tr("The utility matrix U the run trained and decided with."),
-         [](const ComparedRun& r) { return fromStd(r.summary.decisionUtility); }, none, 0},
+        {QObject::tr("Training utility"),
+         QObject::tr("The TRAINING utility matrix of the utility term and its form (bounded, published, paper)."),
+         [](const ComparedRun& r) { return RunTableModel::trainingText(r.summary); }, none, 0},
+        {QObject::tr("Decision"), QObject::tr("How the run decides: its decision matrix (stored by value), rule and defer utility r."),
+         [](const ComparedRun& r) { return RunTableModel::decisionText(r.summary); }, none, 0},
+        {QObject::tr("Warnings"),
+         QObject::tr("The report's warnings: a flagged run's numbers would mislead, so it is never bold as the best."),
+         [](const ComparedRun& r) {
+             return r.summary.warnings.empty() ? QObject::tr("none") : QObject::tr("\u26a0 %1").arg(r.summary.warnings.size());
+         },
+         none, 0},
         {QObject::tr("Accuracy"), QObject::tr("Final test accuracy under the run's rule (report.json)."),
          [](const ComparedRun& r) { return optionalPercent(r.summary.accuracy); },
          [](const ComparedRun& r) { return r.summary.accuracy; }, +1},
-        {QObject::tr("Head accuracy"), QObject::tr("Test accuracy on the head third of the classes."),
-         [](const ComparedRun& r) { return optionalPercent(r.summary.headAccuracy); },
-         [](const ComparedRun& r) { return r.summary.headAccuracy; }, +1},
-        {QObject::tr("Medium accuracy"), QObject::tr("Test accuracy on the medium third of the classes."),
-         [](const ComparedRun& r) { return optionalPercent(r.summary.mediumAccuracy); },
-         [](const ComparedRun& r) { return r.summary.mediumAccuracy; }, +1},
+        {QObject::tr("Head accuracy"), QObject::tr("Test accuracy on the head third of the classes (\u2013: no head classes)."),
+         [](const ComparedRun& r) { return optionalPercent(RunTableModel::regionAccuracy(r.summary, lbd::Region::Head)); },
+         [](const ComparedRun& r) { return RunTableModel::regionAccuracy(r.summary, lbd::Region::Head); }, +1},
+        {QObject::tr("Medium accuracy"), QObject::tr("Test accuracy on the medium third of the classes (\u2013: none)."),
+         [](const ComparedRun& r) { return optionalPercent(RunTableModel::regionAccuracy(r.summary, lbd::Region::Medium)); },
+         [](const ComparedRun& r) { return RunTableModel::regionAccuracy(r.summary, lbd::Region::Medium); }, +1},
         {QObject::tr("Tail accuracy"), QObject::tr("Test accuracy on the tail third of the classes (the rarest)."),
-         [](const ComparedRun& r) { return optionalPercent(r.summary.tailAccuracy); },
-         [](const ComparedRun& r) { return r.summary.tailAccuracy; }, +1},
-        {QObject::tr("FHR avg"),
+         [](const ComparedRun& r) { return optionalPercent(RunTableModel::regionAccuracy(r.summary, lbd::Region::Tail)); },
+         [](const ComparedRun& r) { return RunTableModel::regionAccuracy(r.summary, lbd::Region::Tail); }, +1},
+        {QObject::tr("FHR 3-point mean"),
          QObject::tr("False Head Rate averaged over the paper's tail ratios 25 / 50 / 75 %: tail images decided as head. Lower is better."),
          [](const ComparedRun& r) { return optionalPercent(r.summary.fhrPointsMean); },
          [](const ComparedRun& r) { return r.summary.fhrPointsMean; }, -1},
+        {QObject::tr("FHR curve mean"),
+         QObject::tr("False Head Rate averaged over every head/tail split k = 1..C-1. Lower is better."),
+         [](const ComparedRun& r) { return optionalPercent(r.summary.fhrCurveMean); },
+         [](const ComparedRun& r) { return r.summary.fhrCurveMean; }, -1},
+        {QObject::tr("AURC"), QObject::tr("Area under the risk-coverage curve (mean selective risk). Lower is better."),
+         [](const ComparedRun& r) { return optionalNumber(r.summary.aurc); }, [](const ComparedRun& r) { return r.summary.aurc; }, -1},
         {QObject::tr("ECE"), QObject::tr("Expected calibration error (15 bins). Lower is better."),
-         [](const ComparedRun& r) { return r.summary.ece ? QString::number(*r.summary.ece, 'f', 4) : QStringLiteral("—"); },
-         [](const ComparedRun& r) { return r.summary.ece; }, -1},
+         [](const ComparedRun& r) { return optionalNumber(r.summary.ece); }, [](const ComparedRun& r) { return r.summary.ece; }, -1},
         {QObject::tr("Mean utility"), QObject::tr("Mean U[true class, decision] over the test set under the run's matrix."),
-         [](const ComparedRun& r) {
-             return r.summary.meanUtility ? QString::number(*r.summary.meanUtility, 'f', 4) : QStringLiteral("—");
-         },
+         [](const ComparedRun& r) { return optionalNumber(r.summary.meanUtility); },
          [](const ComparedRun& r) { return r.summary.meanUtility; }, +1},
-        {QObject::tr("Best accuracy (epoch)"), QObject::tr("The highest test accuracy at any evaluation epoch."),
-         [](const ComparedRun& r) {
-             if (r.accuracy.isEmpty()) {
-                 return QStringLiteral("—");
-             }
-             int best = 0;
-             for (int i = 1; i < r.accuracy.size(); ++i) {
-                 best = r.accuracy[i] > r.accuracy[best] ? i : best;
-             }
-             return QStringLiteral("%1 % (%2)").arg(r.accuracy[best], 0, 'f', 2).arg(r.evalEpochs[best]);
-         },
-         none, 0},
+        {QObject::tr("Best accuracy (epoch)"),
+         QObject::tr("The test accuracy at the best evaluation epoch. \"by validation\": the epoch with the highest "
+                     "validation accuracy (the run has a validation split). \"test-selected\": the run has none, so the "
+                     "epoch is the one with the highest test accuracy itself, an optimistic number."),
+         [](const ComparedRun& r) { return bestEpochText(r); }, none, 0},
         {QObject::tr("Final training loss"), QObject::tr("The training objective L, mean over the last epoch."),
          [](const ComparedRun& r) { return r.loss.isEmpty() ? QStringLiteral("—") : QString::number(r.loss.last(), 'f', 4); },
          none, 0},
@@ -119,6 +129,8 @@ ComparedRun loadComparedRun(const QString& directory)
             if (epoch.evaluation) {
                 run.evalEpochs << epoch.epoch;
                 run.accuracy << 100.0 * epoch.evaluation->overall.accuracy;
+                run.validationAccuracy << (epoch.validationEvaluation ? 100.0 * epoch.validationEvaluation->overall.accuracy
+                                                                      : std::numeric_limits<double>::quiet_NaN());
                 const auto& regions = epoch.evaluation->regionsThirds.regions;
                 run.tailAccuracy << (regions.size() == 3 ? 100.0 * regions[2].counts.accuracy : 0.0);
             }
@@ -127,11 +139,33 @@ ComparedRun loadComparedRun(const QString& directory)
         run.evalEpochs.clear();
         run.accuracy.clear();
         run.tailAccuracy.clear();
+        run.validationAccuracy.clear();
         run.epochs.clear();
         run.loss.clear();
         run.error = QString::fromUtf8(error.what());
     }
     return run;
+}
+
+QString bestEpochText(const ComparedRun& run)
+{
+    if (run.accuracy.isEmpty()) {
+        return kDash;
+    }
+    int best = -1;
+    for (int i = 0; i < run.validationAccuracy.size(); ++i) {
+        if (!std::isnan(run.validationAccuracy[i]) && (best < 0 || run.validationAccuracy[i] > run.validationAccuracy[best])) {
+            best = i;
+        }
+    }
+    if (best >= 0) {
+        return QObject::tr("%1 % (epoch %2, by validation)").arg(run.accuracy[best], 0, 'f', 2).arg(run.evalEpochs[best]);
+    }
+    best = 0;
+    for (int i = 1; i < run.accuracy.size(); ++i) {
+        best = run.accuracy[i] > run.accuracy[best] ? i : best;
+    }
+    return QObject::tr("%1 % (epoch %2, test-selected)").arg(run.accuracy[best], 0, 'f', 2).arg(run.evalEpochs[best]);
 }
 
 RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)
@@ -193,7 +227,8 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)
     m_table = new QTableWidget(this);
     m_table->setObjectName(QStringLiteral("runComparisonTable"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setToolTip(tr("The compared runs side by side; the best value of each ranked metric is in bold."));
+    m_table->setToolTip(tr("The compared runs side by side; the best value of each ranked metric is in bold, among the "
+                           "runs whose report is not flagged degenerate (\u26a0)."));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
@@ -282,10 +317,15 @@ void RunComparisonView::rebuildTable()
     m_table->setRowCount(static_cast<int>(rows.size()));
     m_table->setColumnCount(static_cast<int>(m_runs.size()));
     for (size_t c = 0; c < m_runs.size(); ++c) {
-        auto* header = new QTableWidgetItem(m_runs[c].label);
+        const lbd::RunSummary& summary = m_runs[c].summary;
+        auto* header = new QTableWidgetItem(summary.warnings.empty() ? m_runs[c].label : QStringLiteral("\u26a0 ") + m_runs[c].label);
         header->setForeground(seriesColor(static_cast<int>(c)));
-        header->setToolTip(fromStd(m_runs[c].summary.directory) // the folder, kept out of the cells for width
-                           + (m_runs[c].error.isEmpty() ? QString() : QStringLiteral("\n") + m_runs[c].error));
+        QString tip = fromStd(summary.directory) // the folder, kept out of the cells for width
+                      + (m_runs[c].error.isEmpty() ? QString() : QStringLiteral("\n") + m_runs[c].error);
+        for (const std::string& warning : summary.warnings) {
+            tip += QStringLiteral("\nWarning: ") + fromStd(warning);
+        }
+        header->setToolTip(tip);
         m_table->setHorizontalHeaderItem(static_cast<int>(c), header);
     }
     for (size_t r = 0; r < rows.size(); ++r) {
@@ -296,6 +336,9 @@ void RunComparisonView::rebuildTable()
         std::optional<double> best;
         if (row.better != 0) {
             for (const ComparedRun& run : m_runs) {
+                if (!run.summary.warnings.empty()) {
+                    continue; // a degenerate run is never the best (a collapsed rule's 0 % FHR is no win)
+                }
                 const auto value = row.value(run);
                 if (value && (!best || (row.better > 0 ? *value > *best : *value < *best))) {
                     best = value;
@@ -307,7 +350,11 @@ void RunComparisonView::rebuildTable()
             item->setToolTip(row.toolTip);
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             const auto value = row.better != 0 ? row.value(m_runs[c]) : std::nullopt;
-            if (m_runs.size() > 1 && best && value && *value == *best) {
+            if (!m_runs[c].summary.warnings.empty() && row.better != 0) {
+                item->setForeground(QColor(0xb3, 0x5c, 0x00));
+                item->setToolTip(row.toolTip + QObject::tr("\nThis run's report is flagged (see the \u26a0 in its column header): "
+                                                          "not ranked."));
+            } else if (m_runs.size() > 1 && best && value && *value == *best) {
                 QFont bold = item->font();
                 bold.setBold(true);
                 item->setFont(bold);

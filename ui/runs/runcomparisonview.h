@@ -2,7 +2,9 @@
 // The comparison of two or more runs: one figure of three panels (test accuracy and tail
 // accuracy at every evaluation epoch, the training objective at every epoch), one line per run
 // in the same colour across panels with the run names as legend, and a table with the runs side
-// by side (metrics as rows). The figure saves as PNG or PDF for a report.
+// by side (metrics as rows: both utilities, both FHR means, AURC, the report's warnings; the best
+// value of a ranked metric in bold, never for a run whose report is flagged degenerate). The
+// figure saves as PNG or PDF for a report.
 #include <QString>
 #include <QVector>
 #include <QWidget>
@@ -27,11 +29,19 @@ struct ComparedRun {
     QVector<double> evalEpochs;   // epochs with a test evaluation
     QVector<double> accuracy;     // overall test accuracy there, %
     QVector<double> tailAccuracy; // tail-third accuracy there, %
+    // Validation accuracy there, % (NaN where the epoch has no validation evaluation): what "best
+    // epoch" is chosen by when the run has a validation split, so the test set is not used to pick.
+    QVector<double> validationAccuracy;
     QVector<double> epochs;       // every finished epoch
     QVector<double> loss;         // the training objective L, mean over the epoch
     QString error;                // why there are no curves (metrics.jsonl damaged)
 };
 ComparedRun loadComparedRun(const QString& directory);
+
+// "92.10 % (epoch 160, by validation)": the test accuracy at the epoch of the best validation
+// accuracy; "... (epoch 160, test-selected)" without validation evaluations (optimistic: the test
+// set chose the epoch); "–" without evaluations.
+QString bestEpochText(const ComparedRun& run);
 
 class RunComparisonView final : public QWidget {
     Q_OBJECT

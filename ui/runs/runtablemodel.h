@@ -1,15 +1,20 @@
 #pragma once
 // The runs page's table: one row per run folder (a RunSummary read by core), with the run's key
-// metrics as columns. Display text is formatted for people (percent, local dates); SortRole holds
-// the raw value so that a QSortFilterProxyModel sorts numbers and dates correctly. Damaged
-// folders are rows too, with the problem in their own column.
+// metrics as columns: both utilities (training + form, decision + rule + defer), a warning mark
+// for runs whose report is flagged degenerate (tooltip: the warnings), both FHR means under their
+// own names, AURC. Display text is formatted for people (percent, local dates, "–" for an empty
+// region); SortRole holds the raw value so that a QSortFilterProxyModel sorts numbers and dates
+// correctly. Damaged folders are rows too, with the problem in their own column.
 #include <QAbstractTableModel>
 #include <QString>
 #include <QStringList>
 
 #include <vector>
 
+#include "core/data/regions.h"
 #include "core/train/runsummary.h"
+
+#include <optional>
 
 namespace lbd::ui {
 
@@ -27,11 +32,16 @@ public:
         Epochs,
         Device,
         Created,
+        TrainingUtility,
+        Decision,
+        Warnings,
         Accuracy,
         HeadAccuracy,
         MediumAccuracy,
         TailAccuracy,
-        FhrAverage,
+        FhrPointsMean,
+        FhrCurveMean,
+        Aurc,
         Ece,
         Folder,
         Problems,
@@ -58,6 +68,13 @@ public:
     static QString statusText(const lbd::RunSummary& run);
     // The problems with the run folder's own path removed ("run.json: not valid JSON (...)").
     static QStringList problemTexts(const lbd::RunSummary& run);
+    // "tail:1 (bounded)", "onehot (no utility term)".
+    static QString trainingText(const lbd::RunSummary& run);
+    // "onehot, expected", "tail:2, eq7, defer r = 0.5".
+    static QString decisionText(const lbd::RunSummary& run);
+    // The region accuracy, or nothing when the region of the run's classes is empty (C < 3 leaves
+    // head and med without classes): RunSummary gives 0 for those, which must not read "0 %".
+    static std::optional<double> regionAccuracy(const lbd::RunSummary& run, lbd::Region region);
 
 private:
     std::vector<lbd::RunSummary> m_runs;

@@ -1,10 +1,15 @@
 #include "ui/utility/utilitydocument.h"
 
+#include "ui/utility/utilitycommands.h"
+
+#include <QFileInfo>
+#include <QUndoStack>
+
 #include <cmath>
 
 namespace lbd::ui {
 
-UtilityDocument::UtilityDocument(QObject* parent) : QObject(parent) {}
+UtilityDocument::UtilityDocument(QObject* parent) : QObject(parent), m_undo(new QUndoStack(this)) {}
 
 void UtilityDocument::setClassNames(const QStringList& classNames)
 {
@@ -13,8 +18,15 @@ void UtilityDocument::setClassNames(const QStringList& classNames)
     }
     m_classNames = classNames;
     m_matrix = lbd::UtilityMatrix::oneHot(classNames.size());
+    // Undo steps and the source are about matrices of the old size.
+    m_undo->clear();
+    m_source = Source::None;
+    m_sourceLocation.clear();
+    m_sourceMatrix = {};
+    m_wasModified = false;
     emit classNamesChanged();
     emit matrixChanged();
+    emit sourceChanged();
 }
 
 bool UtilityDocument::setMatrix(const lbd::UtilityMatrix& matrix, QString* error)
@@ -31,6 +43,25 @@ bool UtilityDocument::setMatrix(const lbd::UtilityMatrix& matrix, QString* error
     }
     m_matrix = matrix;
     emit matrixChanged();
+    if (modifiedSinceSource() != m_wasModified) {
+        m_wasModified = modifiedSinceSource();
+        emit sourceChanged();
+    }
+    return true;
+}
+
+bool UtilityDocument::editMatrix(const lbd::UtilityMatrix& after, const QString& text, QString* error)
+{
+    const QString problem = checkMatrix(after);
+    if (!problem.isEmpty()) {
+        if (error != nullptr) {
+            *error = problem;
+        }
+        return false;
+    }
+    if (after != m_matrix) {
+        m_undo->push(new UtilityEditCommand(this, m_matrix, after, text));
+    }
     return true;
 }
 
@@ -67,15 +98,107 @@ QString UtilityDocument::description() const
     if (m_matrix.isOneHot()) {
         return tr("one-hot");
     }
-    // Tail-sensitive(c) is I minus c below the diagonal; recognise it so labels stay short.
-    const int64_t n = m_matrix.classCount();
-    if (n > 1) {
-        const double c = -m_matrix(1, 0);
-        if (c > 0 && m_matrix == lbd::UtilityMatrix::tailSensitive(n, c)) {
-            return tr("tail-sensitive (c = %1)").arg(c);
-        }
+    if (const auto c = tailPenalty()) {
+        return tr("tail-sensitive (c = %1)").arg(*c);
     }
     return tr("custom");
+}
+
+std::optional<double> UtilityDocument::tailPenalty() const
+{
+    return lbd::tailPenaltyOf(m_matrix);
+}
+
+lbd::UtilitySetting UtilityDocument::setting() const
+{
+    // The file name (not the path) is kept for people: "matrix from tail2.csv". A matrix edited
+    // since no longer is that file's.
+    QString origin;
+    if ((m_source == Source::SavedFile || m_source == Source::ImportedFile) && !modifiedSinceSource()) {
+        origin = QFileInfo(m_sourceLocation).fileName();
+    }
+    return lbd::utilityFromMatrix(m_matrix, classNameList(), origin.toStdString());
+}
+
+bool UtilityDocument::saveToFile(const QString& path, QString* error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("csv") && suffix != QLatin1String("json")) {
+        *error = tr("%1 must end in .csv or .json.").arg(path);
+        return false;
+    }
+    try {
+        lbd::saveUtilityMatrix(m_matrix, path.toStdString(), classNameList());
+    } catch (const std::exception& e) {
+        *error = QString::fromUtf8(e.what());
+        return false;
+    }
+    setSource(Source::SavedFile, path);
+    return true;
+}
+
+void UtilityDocument::setSource(Source source, const QString& where)
+{
+    m_source = source;
+    m_sourceLocation = source == Source::None ? QString() : where;
+    m_sourceMatrix = source == Source::None ? lbd::UtilityMatrix() : m_matrix;
+    m_wasModified = false;
+    emit sourceChanged();
+}
+
+bool UtilityDocument::modifiedSinceSource() const
+{
+    return m_source != Source::None && m_matrix != m_sourceMatrix;
+}
+
+QString UtilityDocument::sourceText() const
+{
+    const QString name = m_source == Source::Run ? QFileInfo(m_sourceLocation).fileName() : m_sourceLocation;
+    const bool modified = modifiedSinceSource();
+    switch (m_source) {
+    case Source::None: return tr("Not saved to a file");
+    case Source::SavedFile: return modified ? tr("Modified since saved to %1").arg(name) : tr("Saved to %1").arg(name);
+    case Source::ImportedFile:
+        return modified ? tr("Modified since imported from %1").arg(name) : tr("Imported from %1").arg(name);
+    case Source::Run:
+        return modified ? tr("Modified since taken from run %1").arg(name) : tr("Taken from run %1").arg(name);
+    }
+    return {};
+}
+
+void UtilityDocument::setRule(lbd::DecisionRule rule)
+{
+    if (rule == m_rule) {
+        return;
+    }
+    m_rule = rule;
+    emit ruleChanged();
+}
+
+void UtilityDocument::setDeferUtility(std::optional<double> deferUtility)
+{
+    if (deferUtility && !std::isfinite(*deferUtility)) {
+        return; // the controls cannot produce one; a non-finite r has no meaning
+    }
+    if (deferUtility == m_defer) {
+        return;
+    }
+    m_defer = deferUtility;
+    emit deferUtilityChanged();
+}
+
+std::optional<double> UtilityDocument::effectiveDeferUtility() const
+{
+    return lbd::decisionRuleInfo(m_rule).supportsDefer ? m_defer : std::nullopt;
+}
+
+QString UtilityDocument::ruleWarning() const
+{
+    if (m_matrix.empty()) {
+        return {};
+    }
+    const auto warning = lbd::decisionRuleWarning(m_rule, m_matrix);
+    return warning ? QString::fromStdString(*warning) : QString();
 }
 
 } // namespace lbd::ui

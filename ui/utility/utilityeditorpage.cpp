@@ -5,6 +5,7 @@
 #include "ui/utility/utilitydocument.h"
 #include "ui/utility/utilityheatmap.h"
 #include "ui/utility/utilitylegend.h"
+#include "ui/widgets/decisioncontrols.h"
 
 #include <QAction>
 #include <QButtonGroup>
@@ -48,6 +49,16 @@ QLabel* sectionLabel(const QString& text, QWidget* parent)
     return label;
 }
 
+// A row of widgets; nullptr stands for a 12 px gap between groups.
+QHBoxLayout* rowOf(std::initializer_list<QWidget*> widgets)
+{
+    auto* row = new QHBoxLayout;
+    for (QWidget* widget : widgets) {
+        widget == nullptr ? row->addSpacing(12) : row->addWidget(widget);
+    }
+    return row;
+}
+
 QString regionTitle(lbd::Region region, lbd::RegionScheme scheme)
 {
     return QString::fromStdString(lbd::regionName(region, scheme));
@@ -58,21 +69,26 @@ QString regionTitle(lbd::Region region, lbd::RegionScheme scheme)
 UtilityEditorPage::UtilityEditorPage(UtilityDocument* document, QWidget* parent) : QWidget(parent), m_document(document)
 {
     setObjectName(QStringLiteral("utilityEditorPage"));
-    m_undo = new QUndoStack(this);
+    // One undo stack for the shared matrix, whichever page edits it (the Decision lab's presets too).
+    m_undo = m_document->undoStack();
     m_heatmap = new UtilityHeatmap(this);
     m_legend = new UtilityLegend(this);
     buildControls();
 
-    connect(m_document, &UtilityDocument::matrixChanged, this, &UtilityEditorPage::updateMatrix);
-    connect(m_document, &UtilityDocument::classNamesChanged, this, [this] {
-        // Undo steps of another class list cannot be applied to this one.
-        m_undo->clear();
-        updateClasses();
+    connect(m_document, &UtilityDocument::matrixChanged, this, [this] {
+        // A message about the previous matrix ("Saved to ...", "Refused ...") no longer applies;
+        // the saved-state label says where the matrix now stands.
+        showMessage(QString(), false);
+        updateMatrix();
     });
+    // The document clears its undo stack itself when the class list changes.
+    connect(m_document, &UtilityDocument::classNamesChanged, this, &UtilityEditorPage::updateClasses);
+    connect(m_document, &UtilityDocument::sourceChanged, this, &UtilityEditorPage::updateSourceLabel);
     connect(m_heatmap, &UtilityHeatmap::cellsPainted, this, &UtilityEditorPage::paintCells);
     connect(m_heatmap, &UtilityHeatmap::selectionChanged, this, &UtilityEditorPage::updateSelectionLabel);
     updateClasses();
     updateMatrix();
+    updateSourceLabel();
 }
 
 void UtilityEditorPage::buildControls()
@@ -236,63 +252,44 @@ void UtilityEditorPage::buildControls()
     m_name->setToolTip(tr("File name for Use for training: <runs folder>/utility/<name>.csv (letters, digits, . _ -)."));
     auto* use = new QPushButton(tr("Use for training"), this);
     use->setObjectName(QStringLiteral("useForTraining"));
-    use->setToolTip(tr("Save this matrix to <runs folder>/utility/<name>.csv and make it the experiment panel's utility "
-                       "(Utility: File), so the next training's utility term and decisions use it."));
+    use->setToolTip(tr("Save this matrix to <runs folder>/utility/<name>.csv and copy it (by value) into the experiment "
+                       "panel as the TRAINING utility of the next run's utility term. Decisions always use this page's "
+                       "matrix; training does only when you say so here or in the panel."));
     connect(use, &QPushButton::clicked, this, &UtilityEditorPage::useForTraining);
 
     m_description = new QLabel(this);
     m_description->setObjectName(QStringLiteral("utilityDescription"));
-    m_description->setToolTip(tr("The matrix the decision lab and Classify decide with (rows = true class, columns = decision)."));
+    m_description->setToolTip(tr("The shared decision matrix: the Decision lab and Classify decide with it and the next "
+                                 "run records it by value as its decision utility (rows = true class, columns = decision)."));
+    m_sourceLabel = new QLabel(this);
+    m_sourceLabel->setObjectName(QStringLiteral("utilitySavedState"));
+    m_sourceLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_sourceLabel->setToolTip(tr("Where the matrix was last saved to or read from, and whether it has changed since (on "
+                                 "this page or through the Decision lab's presets)."));
+    m_decisionControls = new DecisionControls(m_document, DecisionControls::Layout::Row, this);
+    m_decisionControls->ruleBox()->setObjectName(QStringLiteral("utilityRule"));
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("utilityMessage"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setVisible(false);
 
-    auto* row1 = new QHBoxLayout;
-    row1->addWidget(sectionLabel(tr("Tool"), this));
-    row1->addWidget(paint);
-    row1->addWidget(select);
-    row1->addSpacing(12);
-    row1->addWidget(sectionLabel(tr("Value"), this));
+    auto* row1 = rowOf({sectionLabel(tr("Tool"), this), paint, select, nullptr, sectionLabel(tr("Value"), this)});
     row1->addWidget(m_slider, 1);
     row1->addWidget(m_value);
     row1->addWidget(m_setSelection);
-    auto* row2 = new QHBoxLayout;
-    row2->addWidget(sectionLabel(tr("Select"), this));
-    row2->addWidget(tailHead);
-    row2->addWidget(headTail);
-    row2->addWidget(all);
-    row2->addWidget(none);
-    row2->addSpacing(12);
-    row2->addWidget(sectionLabel(tr("Presets"), this));
-    row2->addWidget(oneHot);
-    row2->addWidget(tail);
-    row2->addWidget(new QLabel(tr("c"), this));
-    row2->addWidget(m_penalty);
-    row2->addSpacing(12);
-    row2->addWidget(sectionLabel(tr("Regions"), this));
-    row2->addWidget(m_scheme);
+    auto* row2 = rowOf({sectionLabel(tr("Select"), this), tailHead, headTail, all, none, nullptr,
+                        sectionLabel(tr("Presets"), this), oneHot, tail, new QLabel(tr("c"), this), m_penalty, nullptr,
+                        sectionLabel(tr("Regions"), this), m_scheme});
     row2->addStretch();
-    auto* row3 = new QHBoxLayout;
-    row3->addWidget(undoButton);
-    row3->addWidget(redoButton);
-    row3->addSpacing(12);
-    row3->addWidget(sectionLabel(tr("Zoom"), this));
-    row3->addWidget(zoomOut);
-    row3->addWidget(zoomIn);
-    row3->addWidget(fit);
-    row3->addSpacing(12);
-    row3->addWidget(importButton);
-    row3->addWidget(exportButton);
-    row3->addSpacing(12);
-    row3->addWidget(new QLabel(tr("Name"), this));
-    row3->addWidget(m_name);
-    row3->addWidget(use);
+    auto* row3 = rowOf({undoButton, redoButton, nullptr, sectionLabel(tr("Zoom"), this), zoomOut, zoomIn, fit, nullptr,
+                        importButton, exportButton, nullptr, new QLabel(tr("Name"), this), m_name, use});
     row3->addStretch();
-    auto* row4 = new QHBoxLayout;
-    row4->addWidget(m_selectionLabel, 1);
+    auto* row4 = rowOf({sectionLabel(tr("Decisions"), this), m_decisionControls});
+    row4->addStretch();
     row4->addWidget(m_description);
+    row4->addSpacing(12);
+    row4->addWidget(m_sourceLabel);
 
     auto* body = new QHBoxLayout;
     body->addWidget(m_heatmap, 1);
@@ -302,6 +299,7 @@ void UtilityEditorPage::buildControls()
     layout->addLayout(row1);
     layout->addLayout(row2);
     layout->addLayout(row3);
+    layout->addWidget(m_selectionLabel);
     layout->addLayout(row4);
     layout->addWidget(m_message);
     layout->addLayout(body, 1);
@@ -353,6 +351,18 @@ void UtilityEditorPage::updateMatrix()
     m_legend->setScale(m_heatmap->colorScale());
     const int n = m_document->classCount();
     m_description->setText(tr("%1 x %1, %2").arg(n).arg(m_document->description()));
+    // The preset's c follows the matrix, so it never shows another c than the one in use.
+    if (const auto c = m_document->tailPenalty()) {
+        const QSignalBlocker block(m_penalty);
+        m_penalty->setValue(*c);
+    }
+}
+
+void UtilityEditorPage::updateSourceLabel()
+{
+    const bool modified = m_document->modifiedSinceSource();
+    m_sourceLabel->setText(m_document->sourceText());
+    m_sourceLabel->setStyleSheet(modified ? QStringLiteral("color: #8a5a00; font-weight: bold;") : QString());
 }
 
 void UtilityEditorPage::updateSelectionLabel()
@@ -490,21 +500,16 @@ bool UtilityEditorPage::importFile(const QString& path)
     if (!commit(loaded, tr("import %1").arg(QFileInfo(path).fileName()))) {
         return false;
     }
+    m_document->setSource(UtilityDocument::Source::ImportedFile, path);
     showMessage(tr("Imported %1.").arg(path), false);
     return true;
 }
 
 bool UtilityEditorPage::exportFile(const QString& path)
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix != QLatin1String("csv") && suffix != QLatin1String("json")) {
-        showMessage(tr("Not exported: %1 must end in .csv or .json.").arg(path), true);
-        return false;
-    }
-    try {
-        lbd::saveUtilityMatrix(m_document->matrix(), path.toStdString(), m_document->classNameList());
-    } catch (const std::exception& error) {
-        showMessage(tr("Not exported: %1").arg(QString::fromUtf8(error.what())), true);
+    QString error;
+    if (!m_document->saveToFile(path, &error)) {
+        showMessage(tr("Not exported: %1").arg(error), true);
         return false;
     }
     showMessage(tr("Exported to %1.").arg(path), false);
@@ -520,18 +525,18 @@ QString UtilityEditorPage::useForTraining()
         return {};
     }
     const QString folder = QDir(AppSettings::runsFolder()).filePath(QStringLiteral("utility"));
-    if (!QDir().mkpath(folder)) {
-        showMessage(tr("Not saved: the folder %1 could not be created (File > Runs folder chooses another).").arg(folder), true);
-        return {};
-    }
     const QString path = QDir(folder).filePath(name + QStringLiteral(".csv"));
-    try {
-        lbd::saveUtilityCsv(m_document->matrix(), path.toStdString(), m_document->classNameList());
-    } catch (const std::exception& error) {
-        showMessage(tr("Not saved: %1").arg(QString::fromUtf8(error.what())), true);
+    QString error;
+    if (!QDir().mkpath(folder) || !m_document->saveToFile(path, &error)) {
+        showMessage(error.isEmpty() ? tr("Not saved: the folder %1 could not be created (File > Runs folder chooses another).").arg(folder)
+                                    : tr("Not saved: %1").arg(error),
+                    true);
         return {};
     }
-    showMessage(tr("Saved to %1; the experiment panel's utility is now this file, used by the next training.").arg(path), false);
+    showMessage(tr("Saved to %1; the experiment panel's TRAINING utility is now a copy of this matrix (stored by value "
+                   "in the next run). Decisions already use it.")
+                    .arg(path),
+                false);
     emit trainingMatrixSaved(path);
     return path;
 }
@@ -561,6 +566,8 @@ void UtilityEditorPage::chooseExport()
 }
 
 QString UtilityEditorPage::message() const { return m_message->isHidden() ? QString() : m_message->text(); }
+
+QString UtilityEditorPage::savedStateText() const { return m_sourceLabel->text(); }
 
 void UtilityEditorPage::showMessage(const QString& text, bool error)
 {

@@ -2,9 +2,11 @@
 // The Utility page: edits the shared UtilityDocument (rows = true class, columns = decision).
 // Paint cells with the chosen value, select a block (tail rows x head columns in one click) and
 // set it, apply the one-hot or tail-sensitive(c) presets, import / export CSV and JSON through
-// core's io functions, undo / redo every edit, and hand the matrix to the next training ("Use for
-// training" saves it under the runs folder and the main window points the experiment panel at
-// that file). The decision lab and Classify read the document directly.
+// core's io functions, undo / redo every edit (the document's stack, shared with the Decision
+// lab's presets), choose the shared decision rule and defer utility, and hand the matrix to the
+// next training ("Use for training" saves it under the runs folder and the main window copies it
+// by value into the experiment panel's training utility). A label says where the matrix was saved
+// to or read from and whether it changed since. The decision lab and Classify read the document.
 #include <QWidget>
 
 #include <cstdint>
@@ -26,6 +28,7 @@ class QUndoStack;
 
 namespace lbd::ui {
 
+class DecisionControls;
 class UtilityDocument;
 class UtilityHeatmap;
 class UtilityLegend;
@@ -46,7 +49,10 @@ public:
 
     UtilityHeatmap* heatmap() const { return m_heatmap; }
     UtilityLegend* legend() const { return m_legend; }
-    QUndoStack* undoStack() const { return m_undo; }
+    QUndoStack* undoStack() const { return m_undo; } // the document's
+    DecisionControls* decisionControls() const { return m_decisionControls; }
+    // "Saved to tail2.csv", "Modified since saved to tail2.csv", ...
+    QString savedStateText() const;
     QAction* undoAction() const { return m_undoAction; }
     QAction* redoAction() const { return m_redoAction; }
 
@@ -82,6 +88,7 @@ private:
     void updateClasses();
     void updateMatrix();
     void updateSelectionLabel();
+    void updateSourceLabel();
     bool commit(const lbd::UtilityMatrix& after, const QString& text);
     void paintCells(const QVector<QPoint>& cells);
     void chooseImport();
@@ -103,6 +110,8 @@ private:
     QComboBox* m_scheme = nullptr;
     QLineEdit* m_name = nullptr;
     QLabel* m_description = nullptr;
+    QLabel* m_sourceLabel = nullptr;
+    DecisionControls* m_decisionControls = nullptr;
     QLabel* m_message = nullptr;
     bool m_messageIsError = false;
 

@@ -180,17 +180,40 @@ void PredictionView::showPrediction(const lbd::Prediction& p, const Labels& labe
     m_title->setText(tr("<b>%1</b>").arg(labels.displayName.toHtmlEscaped()));
     m_title->setToolTip(labels.source);
 
-    // Decision next to argmax.
+    // Decision next to argmax; "deferred" (with r and the confidence it fell short of) when the
+    // defer option refers the image to a person.
     const double argmaxP = p.meanProbabilities[size_t(p.argmaxClass)];
-    QString decision = tr("Decision (%1, %2): <b>%3</b><br>Plain argmax of pbar: <b>%4</b> (pbar = %5)")
-                           .arg(decisionRuleTitle(p.rule), labels.matrixDescription.toHtmlEscaped(), name(p.decidedClass).toHtmlEscaped(),
-                                name(p.argmaxClass).toHtmlEscaped())
-                           .arg(argmaxP, 0, 'f', 3);
-    if (p.decidedClass != p.argmaxClass) {
-        decision += tr("<br><i>The utility matrix moved the decision away from the most probable class: with the "
-                       "matrix's costs, deciding %1 (pbar = %2) is expected to be better.</i>")
-                        .arg(name(p.decidedClass).toHtmlEscaped())
-                        .arg(p.meanProbabilities[size_t(p.decidedClass)], 0, 'f', 3);
+    const QString how = tr("%1, %2").arg(decisionRuleTitle(p.rule), labels.matrixDescription.toHtmlEscaped());
+    QString decision;
+    if (p.deferred && p.deferUtility) {
+        decision = tr("Decision (%1): <b>deferred</b>: the rule's confidence %2 is below r = %3, so this image is referred "
+                      "to a person (had it decided: %4).")
+                       .arg(how)
+                       .arg(p.decisionConfidence, 0, 'f', 3)
+                       .arg(*p.deferUtility)
+                       .arg(name(p.decidedClass).toHtmlEscaped());
+    } else {
+        decision = tr("Decision (%1): <b>%2</b>").arg(how, name(p.decidedClass).toHtmlEscaped());
+        if (p.deferUtility) {
+            decision += tr(" (confidence %1, not below r = %2: decided)").arg(p.decisionConfidence, 0, 'f', 3).arg(*p.deferUtility);
+        }
+    }
+    decision += tr("<br>Plain argmax of pbar: <b>%1</b> (pbar = %2)").arg(name(p.argmaxClass).toHtmlEscaped()).arg(argmaxP, 0, 'f', 3);
+    if (p.decidedClass != p.argmaxClass && !p.deferred) {
+        // Only the expected rule decides by expected utility; saying "expected to be better" of
+        // another rule's choice would explain a decision it did not make.
+        decision += p.rule == lbd::DecisionRule::Expected
+                        ? tr("<br><i>The utility matrix moved the decision away from the most probable class: with the "
+                             "matrix's costs, deciding %1 (pbar = %2) has the larger expected utility.</i>")
+                              .arg(name(p.decidedClass).toHtmlEscaped())
+                              .arg(p.meanProbabilities[size_t(p.decidedClass)], 0, 'f', 3)
+                        : tr("<br><i>The %1 rule decided %2 (pbar = %3), not the most probable class.</i>")
+                              .arg(QString::fromStdString(lbd::decisionRuleName(p.rule)), name(p.decidedClass).toHtmlEscaped())
+                              .arg(p.meanProbabilities[size_t(p.decidedClass)], 0, 'f', 3);
+    }
+    if (p.warning) {
+        decision += tr("<br><span style='color:#8a1c00'><b>Warning:</b> %1</span>")
+                        .arg(QString::fromStdString(*p.warning).toHtmlEscaped());
     }
     m_decision->setText(decision);
 

@@ -1,0 +1,55 @@
+#pragma once
+// One Classify request, run on the Classify page's worker thread: the run's predictor decides the
+// image under the shared matrix, rule and defer utility, and a thumbnail is made for the list.
+// Value types in and out; the predictor is only ever used by that one worker thread.
+#include <QByteArray>
+#include <QImage>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/eval/decisionrule.h"
+#include "core/infer/prediction.h"
+#include "core/lbd/utilitymatrix.h"
+
+namespace lbd {
+class Predictor;
+}
+
+namespace lbd::ui {
+
+struct ClassifyJob {
+    std::shared_ptr<lbd::Predictor> predictor;
+    std::optional<lbd::UtilityMatrix> utility; // nothing: the predictor's current (the run's) matrix
+    lbd::DecisionRule rule = lbd::kDefaultDecisionRule;
+    std::optional<double> deferUtility;
+    QString source;      // a file, or the label of `encoded`
+    QByteArray encoded;  // PNG bytes of a pasted image (empty for files)
+    bool needThumbnail = false;
+    int classes = 0;     // top-k = every class
+};
+
+struct ClassifyResult {
+    bool ok = false;
+    lbd::Prediction prediction;
+    QString error;
+    QImage thumbnail;
+};
+
+// The largest side of a list thumbnail.
+inline constexpr int kThumbnailSide = 320;
+QImage thumbnailOf(const QImage& image);
+
+// Never throws: a failure (an unreadable file, a refused setting) is ClassifyResult::error.
+ClassifyResult runClassifyJob(const ClassifyJob& job);
+
+// Opens the run's predictor on the CPU; nothing, with `error` set, when the run cannot be opened.
+std::shared_ptr<lbd::Predictor> openPredictor(const std::string& runDirectory, QString* error);
+
+QStringList qStringList(const std::vector<std::string>& texts);
+
+} // namespace lbd::ui
