@@ -13,21 +13,31 @@
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
 
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 
+#include <unistd.h>
+
 namespace lbd::cli {
 namespace {
 
 TrainingControl* g_control = nullptr;
+std::atomic<int> g_signals{0};
 
+// SIGINT / SIGTERM are honoured at any moment: inside the epoch loop the first one stops the run
+// after the current batch (keeping the checkpoint, exit 130); during set-up or evaluation, or at a
+// second signal, the process ends at once with 130 (every file it writes is atomic).
 void onInterrupt(int)
 {
-    if (g_control) {
-        g_control->stopRequested = true; // the trainer stops after this batch, keeping the checkpoint
+    const int count = ++g_signals;
+    if (count == 1 && g_control && g_control->inEpochLoop.load()) {
+        g_control->stopRequested = true;
+        return;
     }
+    _exit(130);
 }
 
 struct TrainOptions {
@@ -125,6 +135,10 @@ int runTrain(TrainOptions& o)
     if (o.listPresets) {
         return printPresets();
     }
+    static TrainingControl control;
+    g_control = &control;
+    std::signal(SIGINT, onInterrupt); // from before the set-up, which can take long (a large model)
+    std::signal(SIGTERM, onInterrupt);
     TrainConfig config;
     std::string directory;
     const bool resume = !o.resume.empty();
@@ -151,12 +165,8 @@ int runTrain(TrainOptions& o)
             progress.message(text);
         }
     };
-    TrainingControl control;
-    g_control = &control;
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
     progress.message("run folder: " + directory);
-    const TrainingResult result = trainer.run(callbacks, &control);
+    const TrainingResult result = trainer.run(callbacks, g_control);
     g_control = nullptr;
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);

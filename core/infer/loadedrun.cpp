@@ -26,9 +26,17 @@ LoadedRun loadRun(const std::string& directory, const torch::Device& device)
     run.manifest = readRunManifest(folder);
     run.modelSpec = runModelSpec(run.config, run.manifest.imageFormat.channels,
                                  static_cast<int64_t>(run.manifest.classNames.size()));
-    run.decisions = openRunDecisions(run.config, run.manifest.classNames, folder.path(RunFolder::kConfig));
     run.model = makeParticleModel(run.modelSpec);
-    run.epoch = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *run.model, nullptr).epoch;
+    try {
+        run.epoch = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *run.model, nullptr).epoch;
+    } catch (const InputError& error) {
+        // The model was built from run.json and config.json: a mismatch means one of them is not
+        // this checkpoint's.
+        throw InputError(std::string(error.what()) + "; " + folder.path(RunFolder::kManifest) + " names "
+                         + std::to_string(run.manifest.classNames.size()) + " classes of "
+                         + std::to_string(run.manifest.imageFormat.channels) + "-channel images: is it this run's?");
+    }
+    run.decisions = openRunDecisions(run.config, run.manifest.classNames, folder.path(RunFolder::kConfig));
     run.model->to(device);
     run.model->eval();
     return run;

@@ -100,6 +100,20 @@ RunResults loadRunResults(const std::string& directory, ResultSplit split)
                              + std::to_string(n) + " is not a class index (0.." + std::to_string(results.classes - 1) + ")");
         }
     }
+    if (split == ResultSplit::Test) {
+        // The cached labels must be this run's test split: a file copied from another run would
+        // silently evaluate someone else's model.
+        std::vector<int64_t> perClass(static_cast<size_t>(results.classes), 0);
+        for (const int64_t label : results.labels) {
+            if (label >= 0 && label < results.classes) {
+                ++perClass[static_cast<size_t>(label)];
+            }
+        }
+        if (perClass != results.testCounts) {
+            throw InputError(probabilitiesPath + ": does not belong to this run (its labels do not give the test counts "
+                             "that " + folder.path(RunFolder::kManifest) + " records)");
+        }
+    }
     return results;
 }
 

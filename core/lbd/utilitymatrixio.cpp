@@ -199,23 +199,11 @@ UtilityMatrix assemble(const RawMatrix& raw, const std::vector<std::string>& cla
 
 std::string readFile(const std::string& path)
 {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        throw InputError(path + ": cannot read the utility matrix: no such file");
+    try {
+        return readTextFile(path);
+    } catch (const InputError& error) {
+        throw InputError(std::string("cannot read the utility matrix: ") + error.what());
     }
-    if (fs::is_directory(path, ec)) {
-        throw InputError(path + ": cannot read the utility matrix: it is a folder, not a file");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw InputError(path + ": cannot read the utility matrix: the file cannot be opened");
-    }
-    std::ostringstream content;
-    content << in.rdbuf();
-    if (in.bad()) {
-        throw InputError(path + ": cannot read the utility matrix: read error");
-    }
-    return content.str();
 }
 
 // The atomic write (temporary file + rename) is the project's one implementation. A matrix the

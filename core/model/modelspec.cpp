@@ -43,22 +43,22 @@ void ModelSpec::validate() const
     if (!known) {
         fail("arch", "must be one of " + list + ", got '" + arch + "'");
     }
-    if (particles < 1) {
-        fail("particles", "must be >= 1, got " + std::to_string(particles));
+    if (particles < 1 || particles > kMaxParticles) {
+        fail("particles", "must be in 1.." + std::to_string(kMaxParticles) + ", got " + std::to_string(particles));
     }
-    if (inputChannels < 1) {
-        fail("inputChannels", "must be >= 1, got " + std::to_string(inputChannels));
+    if (inputChannels < 1 || inputChannels > 4) {
+        fail("inputChannels", "must be in 1..4, got " + std::to_string(inputChannels));
     }
-    if (numClasses < 2) {
-        fail("numClasses", "must be >= 2, got " + std::to_string(numClasses));
+    if (numClasses < 2 || numClasses > kMaxClasses) {
+        fail("numClasses", "must be in 2.." + std::to_string(kMaxClasses) + ", got " + std::to_string(numClasses));
     }
-    if (!std::isfinite(cosineScale) || cosineScale <= 0.0) {
-        fail("cosineScale", "must be a finite number > 0, got " + std::to_string(cosineScale));
+    if (!std::isfinite(cosineScale) || cosineScale <= 0.0 || cosineScale > 1000.0) {
+        fail("cosineScale", "must be a finite number in (0, 1000], got " + std::to_string(cosineScale));
     }
     const int64_t minSize = minimumInputSize(arch);
-    if (inputSize < minSize) {
-        fail("inputSize", "must be >= " + std::to_string(minSize) + " for " + arch + ", got "
-                              + std::to_string(inputSize));
+    if (inputSize < minSize || inputSize > kMaxInputSize) {
+        fail("inputSize", "must be in " + std::to_string(minSize) + ".." + std::to_string(kMaxInputSize) + " for " + arch
+                              + ", got " + std::to_string(inputSize));
     }
 }
 

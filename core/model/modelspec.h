@@ -7,6 +7,13 @@
 
 namespace lbd {
 
+// Limits of the resource policy (README "Limits"): a model beyond them is refused before any
+// memory is allocated. 64 particles of ResNet-32 train on a CPU; 100,000 classes cover every
+// long-tailed benchmark; 1024 pixels is 4.5x ImageNet's 224.
+inline constexpr int64_t kMaxParticles = 64;
+inline constexpr int64_t kMaxClasses = 100000;
+inline constexpr int64_t kMaxInputSize = 1024;
+
 struct ModelSpec {
     std::string arch = "resnet32";  // one of knownArchitectures()
     int64_t particles = 1;          // M, ensemble members trained jointly

@@ -4,27 +4,73 @@
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
 
+#include <sstream>
+
 namespace lbd {
+namespace {
+
+// FNV-1a over every tensor's bytes and the text entries, in archive order: a flipped byte
+// anywhere in the data is found when the checkpoint is read back (a zip's own CRCs are not
+// checked by LibTorch's reader).
+class Checksum {
+public:
+    void add(const void* data, size_t size)
+    {
+        const auto* bytes = static_cast<const uint8_t*>(data);
+        for (size_t i = 0; i < size; ++i) {
+            m_hash = (m_hash ^ bytes[i]) * 0x100000001b3ULL;
+        }
+    }
+    void add(const torch::Tensor& tensor)
+    {
+        const torch::Tensor cpu = tensor.contiguous();
+        add(cpu.data_ptr(), static_cast<size_t>(cpu.numel()) * cpu.element_size());
+    }
+    void add(const std::string& text) { add(text.data(), text.size()); }
+    int64_t value() const { return static_cast<int64_t>(m_hash); }
+
+private:
+    uint64_t m_hash = 0xcbf29ce484222325ULL;
+};
+
+} // namespace
 
 void saveCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd& optimizer, const CheckpointState& state)
 {
     torch::serialize::OutputArchive archive;
-    // Parameters are views into the optimiser's flat buffer: clone so that each entry stores
-    // only its own elements.
+    Checksum checksum;
+    const auto write = [&](const std::string& key, const torch::Tensor& value, bool buffer) {
+        // Parameters are views into the optimiser's flat buffer: clone so that each entry
+        // stores only its own elements.
+        const torch::Tensor copy = value.detach().cpu().clone();
+        checksum.add(copy);
+        archive.write(key, copy, buffer);
+    };
     for (const auto& item : model.named_parameters()) {
-        archive.write("param/" + item.key(), item.value().detach().cpu().clone());
+        write("param/" + item.key(), item.value(), false);
     }
     for (const auto& item : model.named_buffers()) {
-        archive.write("buffer/" + item.key(), item.value().detach().cpu().clone(), /*is_buffer=*/true);
+        write("buffer/" + item.key(), item.value(), true);
     }
-    archive.write("optimizer/momentum", optimizer.momentumBuffer().detach().cpu().clone(), true);
+    write("optimizer/momentum", optimizer.momentumBuffer(), true);
     if (state.lossScaler.defined()) {
-        archive.write("train/loss_scaler", state.lossScaler.detach().cpu().clone(), true);
+        write("train/loss_scaler", state.lossScaler, true);
     }
+    checksum.add(state.historyJsonl);
+    checksum.add(state.configJson);
     archive.write("epoch", c10::IValue(static_cast<int64_t>(state.epoch)));
     archive.write("history", c10::IValue(state.historyJsonl));
     archive.write("config", c10::IValue(state.configJson));
-    writeFileAtomically(path, [&](const std::string& temp) { archive.save_to(temp); });
+    archive.write("checksum", c10::IValue(checksum.value() ^ static_cast<int64_t>(state.epoch)));
+    // Serialised in memory first: LibTorch's file writer can fail inside a destructor (a full
+    // disk ended the process with std::terminate); the atomic writer reports it and cleans up.
+    std::ostringstream bytes;
+    try {
+        archive.save_to(bytes);
+    } catch (const c10::Error& error) {
+        throw RunError(path + ": cannot serialise the checkpoint (" + std::string(error.what_without_backtrace()) + ")");
+    }
+    writeFileAtomically(path, bytes.str());
 }
 
 CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd* optimizer)
@@ -36,11 +82,13 @@ CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model
         throw InputError(path + ": cannot read checkpoint (" + std::string(error.what_without_backtrace()) + ")");
     }
     CheckpointState state;
+    Checksum checksum;
     try {
         torch::NoGradGuard noGrad;
         const auto restore = [&](const std::string& key, torch::Tensor& target) {
             torch::Tensor value;
             archive.read(key, value);
+            checksum.add(value);
             if (value.sizes() != target.sizes()) {
                 throw InputError(path + ": " + key + " has shape " + c10::str(value.sizes()) + ", the model expects "
                                  + c10::str(target.sizes()) + " (checkpoint of another model?)");
@@ -55,9 +103,14 @@ CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model
         }
         if (optimizer) {
             restore("optimizer/momentum", optimizer->momentumBuffer());
+        } else {
+            torch::Tensor momentum; // not restored for inference, but part of the checksum
+            archive.read("optimizer/momentum", momentum, true);
+            checksum.add(momentum);
         }
         torch::Tensor lossScaler;
         if (archive.try_read("train/loss_scaler", lossScaler, true)) {
+            checksum.add(lossScaler);
             state.lossScaler = lossScaler;
         }
         c10::IValue value;
@@ -67,6 +120,14 @@ CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model
         state.historyJsonl = value.toStringRef();
         archive.read("config", value);
         state.configJson = value.toStringRef();
+        checksum.add(state.historyJsonl);
+        checksum.add(state.configJson);
+        // Checkpoints written before the checksum have none: they load as before.
+        c10::IValue stored;
+        if (archive.try_read("checksum", stored) && stored.toInt() != (checksum.value() ^ static_cast<int64_t>(state.epoch))) {
+            throw InputError(path + ": damaged (its checksum does not match its contents); the run cannot continue from "
+                                    "it (train again, or restore the file from a backup)");
+        }
     } catch (const c10::Error& error) {
         throw InputError(path + ": incomplete or incompatible checkpoint (" + std::string(error.what_without_backtrace()) + ")");
     }

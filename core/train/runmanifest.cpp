@@ -6,7 +6,39 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/model/modelspec.h"
+
 namespace lbd {
+namespace {
+
+// A damaged or hand-edited run.json must be refused here, naming the file, before its numbers
+// size a model or an allocation (an input size of 100000 once asked for 40 GB).
+void checkManifest(const RunManifest& manifest, const std::string& path)
+{
+    const auto fail = [&](const std::string& what) { throw InputError(path + ": damaged run manifest: " + what); };
+    const auto classes = static_cast<int64_t>(manifest.classNames.size());
+    if (classes < 2 || classes > kMaxClasses) {
+        fail("class_names lists " + std::to_string(classes) + " classes (2.." + std::to_string(kMaxClasses) + " expected)");
+    }
+    if (static_cast<int64_t>(manifest.trainCounts.size()) != classes || static_cast<int64_t>(manifest.testCounts.size()) != classes) {
+        fail(std::to_string(classes) + " class names but " + std::to_string(manifest.trainCounts.size()) + " train counts and "
+             + std::to_string(manifest.testCounts.size()) + " test counts");
+    }
+    const ImageFormat& f = manifest.imageFormat;
+    if (f.channels < 1 || f.channels > 4 || f.height < 1 || f.width < 1 || f.height > kMaxInputSize || f.width > kMaxInputSize) {
+        fail("image format " + std::to_string(f.channels) + "x" + std::to_string(f.height) + "x" + std::to_string(f.width)
+             + " is outside 1..4 channels and 1.." + std::to_string(kMaxInputSize) + " pixels");
+    }
+    if (manifest.inputSize < 8 || manifest.inputSize > kMaxInputSize) {
+        fail("input_size " + std::to_string(manifest.inputSize) + " is outside 8.." + std::to_string(kMaxInputSize));
+    }
+    if (static_cast<int64_t>(manifest.normalization.mean.size()) != f.channels
+        || static_cast<int64_t>(manifest.normalization.std.size()) != f.channels) {
+        fail("the normalisation does not have one mean and one std per channel");
+    }
+}
+
+} // namespace
 
 void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std::vector<int64_t>& trainCounts,
                       const std::vector<int64_t>& testCounts, const Normalization& normalization, int64_t inputSize,
@@ -57,6 +89,7 @@ RunManifest readRunManifest(const RunFolder& folder)
     } catch (const nlohmann::json::exception& error) {
         throw InputError(folder.path(RunFolder::kManifest) + ": incomplete run manifest (" + error.what() + ")");
     }
+    checkManifest(manifest, folder.path(RunFolder::kManifest));
     return manifest;
 }
 

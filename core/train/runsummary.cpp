@@ -4,6 +4,7 @@
 #include "core/train/configjson.h"
 #include "core/train/epochmetricsjson.h"
 #include "core/train/runfolder.h"
+#include "core/train/runlock.h"
 #include "core/util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -167,6 +168,26 @@ void readReport(const RunFolder& folder, RunSummary& summary)
     }
 }
 
+// status.json says "running" but no process holds the run's lock: the trainer ended without
+// writing its last status (kill -9, power loss, a disk that filled up). Say what the files show.
+void reconcileStaleStatus(const std::string& directory, RunSummary& summary)
+{
+    if (summary.state != "running" || RunLock::holder(directory)) {
+        return;
+    }
+    if (summary.hasReport && summary.epochs > 0 && summary.epochsDone >= summary.epochs) {
+        summary.state = "finished";
+        summary.statusMessage = "status.json was not updated after the results were written (the trainer ended "
+                                "abruptly); the results are complete";
+        return;
+    }
+    summary.state = "interrupted";
+    summary.statusMessage = "status.json says running, but no process is training this run (it ended abruptly: "
+                            "killed, or the disk filled up)"
+        + (summary.checkpointEpoch > 0 ? "; --resume continues after epoch " + std::to_string(summary.checkpointEpoch)
+                                       : std::string("; there is no checkpoint to continue from"));
+}
+
 } // namespace
 
 RunSummary readRunSummary(const std::string& directory)
@@ -191,6 +212,7 @@ RunSummary readRunSummary(const std::string& directory)
     readManifest(folder, summary);
     readReport(folder, summary);
     summary.hasCheckpoint = folder.exists(RunFolder::kCheckpoint);
+    reconcileStaleStatus(directory, summary);
     if (summary.name.empty()) {
         summary.name = summary.folderName;
     }

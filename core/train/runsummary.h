@@ -17,7 +17,8 @@ struct RunSummary {
     std::string folderName;  // last path component ("tiny-20250101-120000")
     std::string name;        // config.json's name (empty when config.json cannot be read)
     // status.json's state: "running", "finished", "stopped", "failed"; "created" when the folder
-    // exists but training has not written its status yet.
+    // exists but training has not written its status yet; "interrupted" when status.json says
+    // running but no process holds the run's lock (the trainer died without updating it).
     std::string state = "created";
     std::string statusMessage; // status.json's message (why a run failed)
     std::vector<std::string> problems; // damaged or missing files, each naming the file
@@ -59,7 +60,8 @@ struct RunSummary {
     // Stopped or failed with a checkpoint to continue from (`lbd train --resume`, Runs > Continue).
     bool resumable() const
     {
-        return (state == "stopped" || state == "failed") && hasCheckpoint && checkpointEpoch > 0 && checkpointEpoch < epochs;
+        return (state == "stopped" || state == "failed" || state == "interrupted") && hasCheckpoint && checkpointEpoch > 0
+            && checkpointEpoch < epochs;
     }
 };
 

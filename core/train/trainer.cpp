@@ -29,9 +29,8 @@ Trainer::Trainer(TrainConfig config, std::string runDirectory, bool resume)
         m_state->config = loadTrainConfig(m_state->folder.path(RunFolder::kConfig));
     }
     m_state->config.validate();
-    if (!resume) {
-        m_state->folder.create();
-    }
+    // A new run's folder is made by the session once the data and the model are known to be
+    // usable: a refused run leaves nothing behind.
 }
 
 Trainer::~Trainer() = default;
@@ -53,6 +52,19 @@ std::string describeCudaError(const std::string& message)
             + "); lower train.batch_size or the particle count, or train on the CPU";
     }
     return message.substr(0, message.find('\n'));
+}
+
+// Marks the run failed with `message`, as far as the disk allows: when status.json itself cannot
+// be written (a full disk), the message says so and readers see a "running" status that no
+// process holds (runsummary.h reports it as interrupted).
+std::string recordFailure(const RunFolder& folder, const TrainingResult& result, int epochs, const std::string& message)
+{
+    try {
+        folder.writeStatus("failed", result.epochsCompleted, epochs, message, result.checkpointEpoch);
+        return message;
+    } catch (const std::exception& error) {
+        return message + " (and the status could not be recorded: " + error.what() + ")";
+    }
 }
 
 } // namespace
@@ -85,12 +97,17 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     }
 
     TrainingSession session(config, folder, m_state->resume, callbacks, control);
-    session.setUp();
+    session.setUp(); // holds the run's lock from here on (runlock.h)
     TrainingResult result;
     result.runDirectory = folder.directory();
     result.epochsCompleted = session.firstEpoch() - 1;
     result.checkpointEpoch = session.lastCheckpointEpoch(); // a resumed run starts from its checkpoint
     folder.writeStatus("running", result.epochsCompleted, epochs, {}, result.checkpointEpoch);
+    struct LoopFlag { // cleared on every way out of the loop
+        TrainingControl* control;
+        explicit LoopFlag(TrainingControl* c) : control(c) { if (control) control->inEpochLoop = true; }
+        ~LoopFlag() { if (control) control->inEpochLoop = false; }
+    } loopFlag(control);
     try {
         for (int epoch = session.firstEpoch(); epoch <= epochs; ++epoch) {
             EpochMetrics metrics;
@@ -115,15 +132,14 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
             result.finalReport = session.finalReport();
         }
     } catch (const RunError& error) {
-        folder.writeStatus("failed", result.epochsCompleted, epochs, error.what(), result.checkpointEpoch);
-        throw;
+        throw RunError(recordFailure(folder, result, epochs, error.what()));
     } catch (const c10::Error& error) {
-        const std::string text = describeCudaError(error.what_without_backtrace()) + "; the last good checkpoint is kept";
-        folder.writeStatus("failed", result.epochsCompleted, epochs, text, result.checkpointEpoch);
-        throw RunError(text);
+        throw RunError(recordFailure(folder, result, epochs,
+                                     describeCudaError(error.what_without_backtrace()) + "; the last good checkpoint is kept"));
+    } catch (const InputError& error) {
+        throw InputError(recordFailure(folder, result, epochs, error.what()));
     } catch (const std::exception& error) {
-        folder.writeStatus("failed", result.epochsCompleted, epochs, error.what(), result.checkpointEpoch);
-        throw;
+        throw RunError(recordFailure(folder, result, epochs, error.what()));
     }
     folder.writeStatus(result.stopped ? "stopped" : "finished", result.epochsCompleted, epochs, {}, result.checkpointEpoch);
     message(session.graphStatus() == "off" ? std::string("done") : "CUDA graph: " + session.graphStatus());

@@ -8,6 +8,10 @@ namespace lbd {
 struct TrainingControl {
     std::atomic_bool stopRequested{false};
     std::atomic_bool pauseRequested{false};
+    // Set by the trainer while its epoch loop runs (the only time a stop request is seen within a
+    // batch); a caller that must stop at any moment (a signal during set-up) ends the process
+    // itself when this is false.
+    std::atomic_bool inEpochLoop{false};
 };
 
 } // namespace lbd

@@ -19,6 +19,7 @@
 #include "core/train/particleprobabilities.h"
 #include "core/train/pythonexport.h"
 #include "core/train/runfolder.h"
+#include "core/train/runlock.h"
 #include "core/train/runmanifest.h"
 #include "core/train/trainstep.h"
 #include "core/util/device.h"
@@ -57,6 +58,7 @@ struct TrainingSession::State {
     std::unique_ptr<BatchSource> validationBatches;
     std::unique_ptr<compat::ScopedSideStream> sideStream;
     std::unique_ptr<TrainStep> step;
+    std::optional<RunLock> lock; // held while this session may write the folder
 
     std::vector<nlohmann::json> history;
     int firstEpoch = 1;
@@ -161,6 +163,12 @@ void TrainingSession::State::buildModelAndObjective()
 
 void TrainingSession::State::openOrStartFolder()
 {
+    if (!resume) {
+        folder.create();
+    }
+    if (!lock) {
+        lock.emplace(RunLock::acquire(folder.directory()));
+    }
     torch::Tensor lossScaler;
     if (resume) {
         const CheckpointState state = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *model, optimizer.get());
@@ -220,6 +228,9 @@ void TrainingSession::State::buildBatchesAndStep()
 void TrainingSession::setUp()
 {
     State& s = *m_state;
+    if (s.resume) {
+        s.lock.emplace(RunLock::acquire(s.folder.directory())); // before reading what another trainer may write
+    }
     s.prepareDevice();
     s.loadData();
     s.buildModelAndObjective();

@@ -229,6 +229,7 @@ private slots:
         nlohmann::json manifest = source.readJson(RunFolder::kManifest);
         manifest["class_names"] = {"a", "b", "c"};
         manifest["train_counts"] = {3, 2, 1};
+        manifest["test_counts"] = {1, 1, 1};
         QVERIFY(QFile::copy(QString::fromStdString(source.path(RunFolder::kTestProbabilities)),
                             damaged.filePath(QStringLiteral("test_probabilities.pt.good"))));
         QFile::remove(damaged.filePath(QStringLiteral("test_probabilities.pt")));
