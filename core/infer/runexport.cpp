@@ -3,9 +3,7 @@
 #include "core/infer/loadedrun.h"
 #include "core/train/pythonexport.h"
 #include "core/util/error.h"
-
-#include <fstream>
-#include <iterator>
+#include "core/util/torchsavearchive.h"
 
 namespace lbd {
 
@@ -23,15 +21,10 @@ ExportedModel exportRunForPython(const std::string& runDir, const std::string& o
 
 ExportedModel readExportedModel(const std::string& file)
 {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw InputError(file + ": file not found");
-    }
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const c10::IValue value = readTorchSaveFile(file, "an exported model");
     ExportedModel model;
     model.file = file;
     try {
-        const c10::IValue value = torch::pickle_load(bytes);
         if (!value.isGenericDict()) {
             throw InputError(file + ": not an exported model (expected a dict)");
         }

@@ -1,7 +1,8 @@
 #pragma once
 // A run's model for Python users (`lbd export`, the runs page): the weights of the last
-// checkpoint as a torch.load-readable dict (pythonexport.h), and a check that reads such a file
-// back. Plain std types only, so the GUI can call it without torch headers.
+// checkpoint as a dict that the default torch.load reads (pythonexport.h; python/lbd_studio.py
+// builds the model from it), and a check that reads such a file back. Plain std types only, so
+// the GUI can call it without torch headers.
 #include <cstdint>
 #include <string>
 #include <vector>

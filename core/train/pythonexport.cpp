@@ -1,51 +1,32 @@
 #include "core/train/pythonexport.h"
 
-#include "core/util/atomicfile.h"
 #include "core/util/error.h"
+#include "core/util/torchsavearchive.h"
 
-#include <fstream>
-#include <iterator>
+#include <filesystem>
 
 namespace lbd {
-namespace {
-
-void writePickle(const std::string& path, const c10::IValue& value)
-{
-    const std::vector<char> bytes = torch::pickle_save(value);
-    writeFileAtomically(path, std::string(bytes.begin(), bytes.end()));
-}
-
-c10::List<std::string> nameList(const std::vector<std::string>& names)
-{
-    c10::List<std::string> list;
-    for (const auto& name : names) {
-        list.push_back(name);
-    }
-    return list;
-}
-
-} // namespace
 
 void saveTestProbabilities(const std::string& path, const torch::Tensor& probabilities, const torch::Tensor& labels,
                            const std::vector<std::string>& classNames)
 {
-    c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
-    dict.insert("probabilities", probabilities.to(torch::kFloat32).cpu().contiguous());
-    dict.insert("labels", labels.to(torch::kInt64).cpu().contiguous());
-    dict.insert("class_names", nameList(classNames));
-    writePickle(path, dict);
+    TorchSaveArchive archive;
+    PickleValue root = PickleValue::dict({});
+    root.insert("probabilities", archive.add(probabilities.to(torch::kFloat32)));
+    root.insert("labels", archive.add(labels.to(torch::kInt64)));
+    root.insert("class_names", PickleValue::stringList(classNames));
+    archive.write(path, root);
 }
 
 TestProbabilities loadTestProbabilities(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
         throw InputError(path + ": file not found (was the run finished?)");
     }
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const c10::IValue value = readTorchSaveFile(path, "a test-probabilities file");
     TestProbabilities result;
     try {
-        const c10::IValue value = torch::pickle_load(bytes);
         const auto dict = value.toGenericDict();
         result.probabilities = dict.at("probabilities").toTensor();
         result.labels = dict.at("labels").toTensor();
@@ -64,24 +45,25 @@ TestProbabilities loadTestProbabilities(const std::string& path)
 void exportPythonWeights(const std::string& path, torch::nn::Module& model, const std::vector<std::string>& classNames,
                          const ModelSpec& spec, const Normalization& normalization)
 {
-    c10::Dict<std::string, torch::Tensor> state;
+    TorchSaveArchive archive;
+    PickleValue state = PickleValue::dict({});
     for (const auto& item : model.named_parameters()) {
-        state.insert(item.key(), item.value().detach().cpu().clone());
+        state.insert(item.key(), archive.add(item.value()));
     }
     for (const auto& item : model.named_buffers()) {
-        state.insert(item.key(), item.value().detach().cpu().clone());
+        state.insert(item.key(), archive.add(item.value()));
     }
-    c10::impl::GenericDict dict(c10::StringType::get(), c10::AnyType::get());
-    dict.insert("state_dict", state);
-    dict.insert("class_names", nameList(classNames));
-    dict.insert("arch", spec.arch);
-    dict.insert("particles", spec.particles);
-    dict.insert("input_channels", spec.inputChannels);
-    dict.insert("input_size", spec.inputSize);
-    dict.insert("cosine_scale", spec.cosineScale);
-    dict.insert("normalization_mean", torch::tensor(normalization.mean));
-    dict.insert("normalization_std", torch::tensor(normalization.std));
-    writePickle(path, dict);
+    PickleValue root = PickleValue::dict({});
+    root.insert("state_dict", std::move(state));
+    root.insert("class_names", PickleValue::stringList(classNames));
+    root.insert("arch", PickleValue::string(spec.arch));
+    root.insert("particles", PickleValue::integer(spec.particles));
+    root.insert("input_channels", PickleValue::integer(spec.inputChannels));
+    root.insert("input_size", PickleValue::integer(spec.inputSize));
+    root.insert("cosine_scale", archive.add(torch::tensor(spec.cosineScale, torch::kFloat64)));
+    root.insert("normalization_mean", archive.add(torch::tensor(normalization.mean)));
+    root.insert("normalization_std", archive.add(torch::tensor(normalization.std)));
+    archive.write(path, root);
 }
 
 } // namespace lbd

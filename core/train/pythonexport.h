@@ -1,6 +1,7 @@
 #pragma once
-// Files for Python users, written with torch::pickle_save so that `torch.load` reads them
-// (torch::save would write a TorchScript archive instead).
+// Files for Python users, in the layout of Python's torch.save with plain pickles
+// (core/util/torchsavearchive.h), so that the default `torch.load(path)` reads them, also under
+// PyTorch 2.6+'s weights_only=True. python/lbd_studio.py builds the model from weights.pt.
 #include <torch/torch.h>
 
 #include <string>
@@ -20,9 +21,13 @@ struct TestProbabilities {
     torch::Tensor labels;
     std::vector<std::string> classNames;
 };
+// Reads files of saveTestProbabilities, also those of older versions (torch::pickle_save).
 TestProbabilities loadTestProbabilities(const std::string& path); // InputError naming the file
 
-// {"state_dict": {name: tensor}, "class_names": [...], "arch", "particles", "normalization_mean", ...}.
+// {"state_dict": {name: tensor}, "class_names": [...], "arch": str, "particles": int,
+//  "input_channels": int, "input_size": int, "cosine_scale": float64 0-d tensor,
+//  "normalization_mean": float [C], "normalization_std": float [C]}.
+// The cosine scale is a tensor because PyTorch 1.13's weights_only unpickler reads no floats.
 void exportPythonWeights(const std::string& path, torch::nn::Module& model, const std::vector<std::string>& classNames,
                          const ModelSpec& spec, const Normalization& normalization);
 

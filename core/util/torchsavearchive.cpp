@@ -1,0 +1,104 @@
+#include "core/util/torchsavearchive.h"
+
+#include "core/util/atomicfile.h"
+#include "core/util/error.h"
+
+#include <caffe2/serialize/inline_container.h>
+
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+namespace lbd {
+namespace {
+
+// Python's storage classes (torch.FloatStorage, ...) are the names the unpicklers map to dtypes.
+std::string storageType(torch::ScalarType type)
+{
+    switch (type) {
+    case torch::kFloat32: return "FloatStorage";
+    case torch::kFloat64: return "DoubleStorage";
+    case torch::kFloat16: return "HalfStorage";
+    case torch::kBFloat16: return "BFloat16Storage";
+    case torch::kInt64: return "LongStorage";
+    case torch::kInt32: return "IntStorage";
+    case torch::kInt16: return "ShortStorage";
+    case torch::kInt8: return "CharStorage";
+    case torch::kUInt8: return "ByteStorage";
+    case torch::kBool: return "BoolStorage";
+    default: throw std::invalid_argument(std::string("TorchSaveArchive: no Python storage class for dtype ") + c10::toString(type));
+    }
+}
+
+// torch.load compares this record with the reader's byte order and swaps if they differ.
+const char* hostByteOrder()
+{
+    const uint16_t one = 1;
+    return *reinterpret_cast<const unsigned char*>(&one) == 1 ? "little" : "big";
+}
+
+} // namespace
+
+PickleValue TorchSaveArchive::add(const torch::Tensor& tensor)
+{
+    const torch::Tensor storage = tensor.detach().to(torch::kCPU).contiguous().clone();
+    PickledTensor pickled;
+    pickled.storageType = storageType(storage.scalar_type());
+    pickled.key = std::to_string(m_storages.size());
+    pickled.storageElements = storage.numel();
+    pickled.sizes = storage.sizes().vec();
+    pickled.strides = storage.strides().vec();
+    m_storages.push_back(storage);
+    return PickleValue::tensor(std::move(pickled));
+}
+
+void TorchSaveArchive::write(const std::string& path, const PickleValue& root) const
+{
+    const std::string pickle = plainPickle(root);
+    try {
+        writeFileAtomically(path, [&](const std::string& tempPath) {
+            std::ofstream out(tempPath, std::ios::binary | std::ios::trunc);
+            if (!out) {
+                throw RunError(path + ": cannot write file (" + tempPath + " cannot be created)");
+            }
+            {
+                // The writer-function form names the archive "archive", as torch.save into a
+                // buffer does; the file form would name it after the temporary file.
+                caffe2::serialize::PyTorchStreamWriter writer([&out](const void* data, size_t size) -> size_t {
+                    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+                    return out ? size : 0;
+                });
+                writer.writeRecord("data.pkl", pickle.data(), pickle.size());
+                const std::string order = hostByteOrder();
+                writer.writeRecord("byteorder", order.data(), order.size());
+                for (size_t i = 0; i < m_storages.size(); ++i) {
+                    const auto& storage = m_storages[i];
+                    writer.writeRecord("data/" + std::to_string(i), storage.data_ptr(), storage.nbytes());
+                }
+                writer.writeEndOfFile(); // also writes the version record
+            }
+            out.close();
+            if (!out) {
+                throw RunError(path + ": cannot write file (disk full or no permission?)");
+            }
+        });
+    } catch (const c10::Error& error) {
+        throw RunError(path + ": cannot write file (" + error.what_without_backtrace() + ")");
+    }
+}
+
+c10::IValue readTorchSaveFile(const std::string& path, const std::string& what)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw InputError(path + ": file not found");
+    }
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    try {
+        return torch::pickle_load(bytes);
+    } catch (const c10::Error& error) {
+        throw InputError(path + ": not " + what + " (" + error.what_without_backtrace() + ")");
+    }
+}
+
+} // namespace lbd

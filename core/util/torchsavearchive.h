@@ -1,0 +1,35 @@
+#pragma once
+// Files in the layout of Python's torch.save: a zip (LibTorch's own writer,
+// caffe2::serialize::PyTorchStreamWriter) holding <archive>/data.pkl, a plain pickle
+// (plainpickle.h), the tensors' bytes as <archive>/data/<key>, <archive>/byteorder and
+// <archive>/version. PyTorch 1.13 and 2.x read these with the default torch.load, also with
+// weights_only=True; LibTorch reads them back with torch::pickle_load (readTorchSaveFile).
+#include "core/util/plainpickle.h"
+
+#include <torch/torch.h>
+
+#include <string>
+#include <vector>
+
+namespace lbd {
+
+class TorchSaveArchive {
+public:
+    // The pickle node for `tensor`: a contiguous CPU copy becomes storage data/<n> of this
+    // archive (detached; dtypes with a Python storage class only, std::invalid_argument else).
+    PickleValue add(const torch::Tensor& tensor);
+
+    // Writes `root` and the storages added so far to `path` atomically. Throws RunError naming
+    // the file when it cannot be written (as writeFileAtomically does).
+    void write(const std::string& path, const PickleValue& root) const;
+
+private:
+    std::vector<torch::Tensor> m_storages;
+};
+
+// A file written by torch.save, TorchSaveArchive or torch::pickle_save, read with
+// torch::pickle_load on the CPU. Throws InputError naming the file and `what` it should be
+// ("not <what> (...)") when it is missing or not such a file.
+c10::IValue readTorchSaveFile(const std::string& path, const std::string& what);
+
+} // namespace lbd
