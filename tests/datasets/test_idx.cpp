@@ -1,7 +1,8 @@
-// IDX loading: small files the test writes (raw and gzip), every corrupt variant, and the real
-// Fashion-MNIST files of the Debian package.
-#include "core/data/idxreader.h"
-#include "core/util/error.h"
+// The IDX reader (datasets/idx): small files the test writes (raw and gzip), every corrupt
+// variant, and the real Fashion-MNIST files of the Debian package.
+#include "core/data/dataset.h"
+#include "datasets/common/error.h"
+#include "datasets/idx/idxreader.h"
 #include "tests/support/expect.h"
 #include "tests/support/testfiles.h"
 
@@ -12,6 +13,16 @@
 using namespace lbd;
 
 using test::throwsInputError;
+
+namespace {
+
+// The reader's RawDataset as core's tensor Dataset, which these checks are written against.
+Dataset loadIdxDirectory(const std::string& directory, const std::string& name, const std::vector<std::string>& classNames)
+{
+    return toDataset(readIdxDirectory(directory, name, classNames));
+}
+
+} // namespace
 
 class TestIdx : public QObject {
     Q_OBJECT

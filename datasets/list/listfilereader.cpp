@@ -1,10 +1,10 @@
-#include "core/data/listfilereader.h"
+#include "datasets/list/listfilereader.h"
 
-#include "core/util/error.h"
+#include "datasets/common/error.h"
+#include "datasets/common/textfile.h"
 
+#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace lbd {
 namespace {
@@ -18,18 +18,14 @@ struct ListEntries {
 
 ListEntries readList(const std::string& listPath, const fs::path& root)
 {
-    std::ifstream in(listPath);
-    if (!in) {
+    const std::optional<std::vector<std::string>> lines = readTextLines(listPath);
+    if (!lines) {
         throw InputError(listPath + ": list file not found or unreadable");
     }
     ListEntries entries;
-    std::string line;
     int64_t lineNumber = 0;
-    while (std::getline(in, line)) {
+    for (const std::string& line : *lines) {
         ++lineNumber;
-        if (!line.empty() && line.back() == '\r') {
-            line.pop_back();
-        }
         if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') {
             continue;
         }
@@ -63,8 +59,8 @@ ListEntries readList(const std::string& listPath, const fs::path& root)
 
 } // namespace
 
-Dataset loadListFiles(const std::string& imageRoot, const std::string& trainList, const std::string& testList,
-                      const ListFileOptions& options)
+RawDataset readListFiles(const std::string& imageRoot, const std::string& trainList, const std::string& testList,
+                         const ListFileOptions& options)
 {
     std::error_code ec;
     if (!fs::is_directory(imageRoot, ec)) {
@@ -91,39 +87,23 @@ Dataset loadListFiles(const std::string& imageRoot, const std::string& trainList
             }
         }
     }
-    Dataset dataset;
+    RawDataset dataset;
     dataset.name = "list:" + fs::absolute(resolve(trainList), ec).lexically_normal().string();
     dataset.format = options.files.format;
     if (!options.classNamesFile.empty()) {
-        std::ifstream names(options.classNamesFile);
+        std::optional<std::vector<std::string>> names = readNameLines(options.classNamesFile);
         if (!names) {
             throw InputError(options.classNamesFile + ": class names file not found");
         }
-        std::string name;
-        while (std::getline(names, name)) {
-            if (!name.empty() && name.back() == '\r') {
-                name.pop_back();
-            }
-            if (!name.empty()) {
-                dataset.classNames.push_back(name);
-            }
-        }
+        dataset.classNames = std::move(*names);
         if (static_cast<int64_t>(dataset.classNames.size()) != classCount) {
             throw InputError(options.classNamesFile + ": " + std::to_string(dataset.classNames.size())
                              + " class names for " + std::to_string(classCount) + " classes in the training list");
         }
     } else {
-        for (int64_t c = 0; c < classCount; ++c) {
-            dataset.classNames.push_back("class " + std::to_string(c));
-        }
+        dataset.classNames = numberedClassNames(classCount);
     }
-    const auto trainCounts = [&] {
-        std::vector<int64_t> counts(static_cast<size_t>(classCount), 0);
-        for (const auto label : train.labels) {
-            ++counts[static_cast<size_t>(label)];
-        }
-        return counts;
-    }();
+    const std::vector<int64_t> trainCounts = countPerClass(train.labels, classCount);
     for (int64_t c = 0; c < classCount; ++c) {
         if (trainCounts[static_cast<size_t>(c)] == 0) {
             throw InputError(resolve(trainList) + ": class " + std::to_string(c) + " (" + dataset.classNames[c]

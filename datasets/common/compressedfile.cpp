@@ -1,6 +1,6 @@
-#include "core/data/compressedfile.h"
+#include "datasets/common/compressedfile.h"
 
-#include "core/util/error.h"
+#include "datasets/common/error.h"
 
 #include <zlib.h>
 

@@ -1,5 +1,8 @@
-// CIFAR-10 / CIFAR-100 binary loading on small files the test writes, and corrupt variants.
-#include "core/data/cifarreader.h"
+// The CIFAR-10 / CIFAR-100 reader (datasets/cifar) on small files the test writes, and corrupt
+// variants.
+#include "core/data/dataset.h"
+#include "datasets/catalogue.h"
+#include "datasets/cifar/cifarreader.h"
 #include "tests/support/expect.h"
 #include "tests/support/testfiles.h"
 
@@ -12,6 +15,17 @@ using namespace lbd;
 using test::throwsInputError;
 
 namespace {
+
+// The reader's RawDataset as core's tensor Dataset, which these checks are written against.
+Dataset loadCifar10(const std::string& directory)
+{
+    return toDataset(readCifar10(directory));
+}
+
+Dataset loadCifar100(const std::string& directory)
+{
+    return toDataset(readCifar100(directory));
+}
 
 // Records of `labelBytes` label bytes (each = value) followed by 3072 pixel bytes (= index).
 std::vector<uint8_t> cifarRecords(int count, int labelBytes, int labelModulo, int fineOffset = 0)
@@ -94,6 +108,31 @@ private slots:
         const std::string path = (dir.path() + "/test_batch.bin").toStdString();
         test::writeBytes(path, cifarRecords(4, 1, 40, 10));
         QVERIFY(throwsInputError([&] { loadCifar10(dir.path().toStdString()); }, {path, "out of range"}));
+    }
+
+    // One function names the classes for the reader and for the GUI's instant preview.
+    void readerAndPreviewShareTheClassNames()
+    {
+        QTemporaryDir dir;
+        QDir(dir.path()).mkdir("cifar-100-binary");
+        const QString root = dir.path() + "/cifar-100-binary";
+        test::writeBytes((root + "/train.bin").toStdString(), cifarRecords(100, 2, 100));
+        test::writeBytes((root + "/test.bin").toStdString(), cifarRecords(100, 2, 100));
+        QCOMPARE(cifar100ClassNames(dir.path().toStdString()).front(), std::string("class 0"));
+        {
+            std::ofstream names((root + "/fine_label_names.txt").toStdString());
+            for (int c = 0; c < 100; ++c) {
+                names << "fine" << c << "\r\n";
+            }
+        }
+        const std::vector<std::string> names = cifar100ClassNames(dir.path().toStdString());
+        QCOMPARE(names.size(), size_t(100));
+        QCOMPARE(names[42], std::string("fine42"));
+        QCOMPARE(loadCifar100(dir.path().toStdString()).classNames, names);
+        DatasetOptions options;
+        options.directory = dir.path().toStdString();
+        QCOMPARE(datasetEntry("cifar100").previewFor(options).classNames, names);
+        QCOMPARE(cifar10ClassNames("").back(), std::string("truck")); // the published names without batches.meta.txt
     }
 
     void missingFilesAreNamed()

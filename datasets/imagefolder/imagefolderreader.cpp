@@ -1,7 +1,7 @@
-#include "core/data/imagefolderreader.h"
+#include "datasets/imagefolder/imagefolderreader.h"
 
-#include "core/util/error.h"
-#include "core/util/random.h"
+#include "datasets/common/error.h"
+#include "datasets/common/random.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,14 +47,14 @@ ClassFiles scanClasses(const fs::path& root)
 
 } // namespace
 
-Dataset loadImageFolder(const std::string& rootText, const ImageFolderOptions& options)
+RawDataset readImageFolder(const std::string& rootText, const ImageFolderOptions& options)
 {
     const fs::path root(rootText);
     std::error_code ec;
     if (!fs::is_directory(root, ec)) {
         throw InputError(rootText + ": image folder not found");
     }
-    Dataset dataset;
+    RawDataset dataset;
     dataset.name = "folder:" + fs::absolute(root, ec).lexically_normal().string();
     dataset.format = options.files.format;
 

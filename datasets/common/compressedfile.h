@@ -1,5 +1,6 @@
 #pragma once
-// Reads a whole file that may be gzip-compressed (detected by content, not by name).
+// Reads a whole file that may be gzip-compressed (detected by content, not by name): how the IDX
+// and CIFAR readers take their bytes, so a cap on what a data file may expand to belongs here.
 #include <cstdint>
 #include <string>
 #include <vector>

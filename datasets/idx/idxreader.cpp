@@ -1,9 +1,9 @@
-#include "core/data/idxreader.h"
+#include "datasets/idx/idxreader.h"
 
-#include "core/data/compressedfile.h"
-#include "core/util/error.h"
+#include "datasets/common/compressedfile.h"
+#include "datasets/common/error.h"
 
-#include <cstring>
+#include <cstdio>
 #include <filesystem>
 
 namespace lbd {
@@ -30,9 +30,9 @@ std::string findIdxFile(const std::string& directory, const std::string& stem)
 
 } // namespace
 
-torch::Tensor readIdxFile(const std::string& path)
+IdxArray readIdxFile(const std::string& path)
 {
-    const std::vector<uint8_t> bytes = readMaybeGzipFile(path);
+    std::vector<uint8_t> bytes = readMaybeGzipFile(path);
     if (bytes.size() < 4) {
         throw InputError(path + ": file too short to be an IDX file (" + std::to_string(bytes.size()) + " bytes)");
     }
@@ -49,57 +49,62 @@ torch::Tensor readIdxFile(const std::string& path)
     if (bytes.size() < headerSize) {
         throw InputError(path + ": truncated IDX header");
     }
-    std::vector<int64_t> shape;
+    IdxArray array;
     int64_t expected = 1;
     for (int d = 0; d < dimensions; ++d) {
-        shape.push_back(readBigEndian32(bytes.data() + 4 + 4 * d));
-        expected *= shape.back();
+        array.shape.push_back(readBigEndian32(bytes.data() + 4 + 4 * d));
+        expected *= array.shape.back();
     }
     const auto available = static_cast<int64_t>(bytes.size() - headerSize);
     if (available < expected) {
         throw InputError(path + ": truncated file (" + std::to_string(available) + " of " + std::to_string(expected)
                          + " data bytes present)");
     }
-    auto tensor = torch::empty(shape, torch::kUInt8);
-    std::memcpy(tensor.data_ptr<uint8_t>(), bytes.data() + headerSize, static_cast<size_t>(expected));
-    return tensor;
+    // The values stay in the buffer they were read into: drop the header, keep `expected` bytes.
+    bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(headerSize));
+    bytes.resize(static_cast<size_t>(expected));
+    array.values = std::move(bytes);
+    return array;
 }
 
-Dataset loadIdxDirectory(const std::string& directory, const std::string& name, const std::vector<std::string>& classNames)
+RawDataset readIdxDirectory(const std::string& directory, const std::string& name, const std::vector<std::string>& classNames)
 {
     std::error_code ec;
     if (!std::filesystem::is_directory(directory, ec)) {
         throw InputError(directory + ": data directory not found");
     }
-    Dataset dataset;
+    RawDataset dataset;
     dataset.name = name;
     dataset.classNames = classNames;
-    const auto load = [&](const std::string& imagesStem, const std::string& labelsStem, DataSplit& split) {
+    std::vector<int64_t> imageShape; // [N, H, W] of the training images
+    const auto load = [&](const std::string& imagesStem, const std::string& labelsStem, RawSplit& split) {
         const std::string imagesPath = findIdxFile(directory, imagesStem);
         const std::string labelsPath = findIdxFile(directory, labelsStem);
-        auto images = readIdxFile(imagesPath);
-        auto labels = readIdxFile(labelsPath);
-        if (images.dim() != 3) {
-            throw InputError(imagesPath + ": expected a 3-dimensional image array, found " + std::to_string(images.dim())
-                             + " dimensions");
+        IdxArray images = readIdxFile(imagesPath);
+        const IdxArray labels = readIdxFile(labelsPath);
+        if (images.shape.size() != 3) {
+            throw InputError(imagesPath + ": expected a 3-dimensional image array, found "
+                             + std::to_string(images.shape.size()) + " dimensions");
         }
-        if (labels.dim() != 1) {
+        if (labels.shape.size() != 1) {
             throw InputError(labelsPath + ": expected a 1-dimensional label array");
         }
-        if (labels.size(0) != images.size(0)) {
-            throw InputError(labelsPath + ": " + std::to_string(labels.size(0)) + " labels for "
-                             + std::to_string(images.size(0)) + " images in " + imagesPath);
+        if (labels.shape[0] != images.shape[0]) {
+            throw InputError(labelsPath + ": " + std::to_string(labels.shape[0]) + " labels for "
+                             + std::to_string(images.shape[0]) + " images in " + imagesPath);
         }
-        split.labels = labels.to(torch::kInt64);
+        split.labels.assign(labels.values.begin(), labels.values.end());
         checkLabelRange(split.labels, static_cast<int64_t>(classNames.size()), labelsPath);
-        split.images = images.unsqueeze(1).contiguous();
+        split.pixels = std::move(images.values); // N x H x W is N x 1 x H x W
+        if (imageShape.empty()) {
+            imageShape = images.shape;
+        } else if (images.shape[1] != imageShape[1] || images.shape[2] != imageShape[2]) {
+            throw InputError(directory + ": train and test images differ in size");
+        }
     };
     load("train-images-idx3-ubyte", "train-labels-idx1-ubyte", dataset.train);
     load("t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte", dataset.test);
-    dataset.format = {1, dataset.train.images.size(2), dataset.train.images.size(3)};
-    if (dataset.test.images.size(2) != dataset.format.height || dataset.test.images.size(3) != dataset.format.width) {
-        throw InputError(directory + ": train and test images differ in size");
-    }
+    dataset.format = {1, imageShape[1], imageShape[2]};
     return dataset;
 }
 
@@ -114,11 +119,6 @@ const std::vector<std::string>& mnistClassNames()
 {
     static const std::vector<std::string> names = {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"};
     return names;
-}
-
-std::string defaultFashionMnistDirectory()
-{
-    return "/usr/share/datasets/fashion-mnist";
 }
 
 } // namespace lbd

@@ -1,6 +1,6 @@
-#include "core/data/imagedecoder.h"
+#include "datasets/common/imagedecoder.h"
 
-#include "core/util/error.h"
+#include "datasets/common/error.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -94,12 +94,10 @@ void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& labe
     convertInto(cv::imdecode(buffer, cv::IMREAD_UNCHANGED), label, format, out);
 }
 
-torch::Tensor decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads)
+void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out)
 {
     const auto count = static_cast<int64_t>(paths.size());
-    auto images = torch::empty({count, format.channels, format.height, format.width}, torch::kUInt8);
-    uint8_t* base = images.data_ptr<uint8_t>();
-    const int64_t imageBytes = format.channels * format.height * format.width;
+    const int64_t imageBytes = format.bytesPerImage();
     std::atomic<int64_t> next{0};
     std::atomic<bool> failed{false};
     std::exception_ptr firstError;
@@ -107,7 +105,7 @@ torch::Tensor decodeImageFiles(const std::vector<std::string>& paths, const Imag
     const auto work = [&] {
         for (int64_t i = next++; i < count && !failed; i = next++) {
             try {
-                decodeImageFile(paths[static_cast<size_t>(i)], format, base + i * imageBytes);
+                decodeImageFile(paths[static_cast<size_t>(i)], format, out + i * imageBytes);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(errorMutex);
                 if (!failed.exchange(true)) {
@@ -128,23 +126,29 @@ torch::Tensor decodeImageFiles(const std::vector<std::string>& paths, const Imag
     if (firstError) {
         std::rethrow_exception(firstError);
     }
-    return images;
 }
 
-void writeImageFile(const std::string& path, const torch::Tensor& image)
+void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format)
 {
-    const auto chw = image.to(torch::kUInt8).contiguous();
-    const int channels = static_cast<int>(chw.size(0));
-    const auto hwc = chw.permute({1, 2, 0}).contiguous();
-    cv::Mat mat(static_cast<int>(chw.size(1)), static_cast<int>(chw.size(2)), channels == 1 ? CV_8UC1 : CV_8UC3,
-                hwc.data_ptr<uint8_t>());
-    cv::Mat bgr;
-    if (channels == 3) {
-        cv::cvtColor(mat, bgr, cv::COLOR_RGB2BGR);
-    } else {
-        bgr = mat;
+    const int channels = static_cast<int>(format.channels);
+    const int height = static_cast<int>(format.height);
+    const int width = static_cast<int>(format.width);
+    if (channels != 1 && channels != 3) {
+        throw InputError(path + ": cannot write an image of " + std::to_string(channels) + " channels (use 1 or 3)");
     }
-    if (!cv::imwrite(path, bgr)) {
+    // CHW planes -> HWC interleaved, in OpenCV's BGR order.
+    cv::Mat image(height, width, channels == 1 ? CV_8UC1 : CV_8UC3);
+    const int64_t plane = format.height * format.width;
+    for (int y = 0; y < height; ++y) {
+        uint8_t* row = image.ptr<uint8_t>(y);
+        for (int x = 0; x < width; ++x) {
+            for (int c = 0; c < channels; ++c) {
+                const int bgr = channels == 3 ? 2 - c : c;
+                row[x * channels + bgr] = pixels[c * plane + int64_t(y) * width + x];
+            }
+        }
+    }
+    if (!cv::imwrite(path, image)) {
         throw InputError(path + ": cannot write image");
     }
 }

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/data/dataset.h"
-#include "core/data/imagefiles.h"
+#include "datasets/common/imagefiles.h"
+#include "datasets/common/rawdataset.h"
 
 namespace lbd {
 
@@ -15,6 +15,6 @@ struct ImageFolderOptions {
     uint64_t seed = 0;            // for the held-out draw
 };
 
-Dataset loadImageFolder(const std::string& root, const ImageFolderOptions& options);
+RawDataset readImageFolder(const std::string& root, const ImageFolderOptions& options);
 
 } // namespace lbd

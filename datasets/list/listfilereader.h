@@ -3,8 +3,8 @@
 // an image root. Class names come from an optional names file (one per line, in label order).
 #include <string>
 
-#include "core/data/dataset.h"
-#include "core/data/imagefiles.h"
+#include "datasets/common/imagefiles.h"
+#include "datasets/common/rawdataset.h"
 
 namespace lbd {
 
@@ -14,7 +14,7 @@ struct ListFileOptions {
     std::string validationList; // optional: a validation split shipped with the data (ImageNet-LT's val list)
 };
 
-Dataset loadListFiles(const std::string& imageRoot, const std::string& trainList, const std::string& testList,
-                      const ListFileOptions& options);
+RawDataset readListFiles(const std::string& imageRoot, const std::string& trainList, const std::string& testList,
+                         const ListFileOptions& options);
 
 } // namespace lbd

@@ -1,6 +1,6 @@
-#include "core/data/imagefiles.h"
+#include "datasets/common/imagefiles.h"
 
-#include "core/data/imagedecoder.h"
+#include "datasets/common/imagedecoder.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,23 +10,23 @@
 
 namespace lbd {
 
-DataSplit makeImageFileSplit(std::vector<std::string> paths, std::vector<int64_t> labels, const ImageFileOptions& options)
+RawSplit makeImageFileSplit(std::vector<std::string> paths, std::vector<int64_t> labels, const ImageFileOptions& options)
 {
-    DataSplit split;
-    const auto count = static_cast<int64_t>(labels.size());
-    split.labels = torch::from_blob(labels.data(), {count}, torch::kInt64).clone();
-    const int64_t bytes = count * options.format.channels * options.format.height * options.format.width;
-    if (bytes > options.maxInMemoryBytes) {
+    RawSplit split;
+    split.labels = std::move(labels);
+    const int64_t bytes = split.size() * options.format.bytesPerImage();
+    if (bytes > options.limits.maxInMemoryBytes) {
         split.files = std::move(paths);
         return split;
     }
     const int threads = options.decodeThreads > 0 ? options.decodeThreads
                                                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    split.images = decodeImageFiles(paths, options.format, threads);
+    split.pixels.resize(static_cast<size_t>(bytes));
+    decodeImageFiles(paths, options.format, threads, split.pixels.data());
     return split;
 }
 
-void orderClassesByTrainCount(Dataset& dataset)
+void orderClassesByTrainCount(RawDataset& dataset)
 {
     const int64_t classCount = dataset.classCount();
     const auto counts = countPerClass(dataset.train.labels, classCount);
@@ -44,11 +44,10 @@ void orderClassesByTrainCount(Dataset& dataset)
         newIndex[order[position]] = position;
         names[position] = dataset.classNames[order[position]];
     }
-    const auto mapping = torch::from_blob(newIndex.data(), {classCount}, torch::kInt64).clone();
     dataset.classNames = std::move(names);
-    for (DataSplit* split : {&dataset.train, &dataset.test, &dataset.validation}) {
-        if (split->labels.defined() && split->labels.numel() > 0) {
-            split->labels = mapping.index_select(0, split->labels);
+    for (RawSplit* split : {&dataset.train, &dataset.test, &dataset.validation}) {
+        for (int64_t& label : split->labels) {
+            label = newIndex.at(static_cast<size_t>(label));
         }
     }
 }
