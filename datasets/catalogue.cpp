@@ -18,7 +18,8 @@ namespace lbd {
     ENTRY(cifar100)                  \
     ENTRY(imageFolder)               \
     ENTRY(listFiles)                 \
-    ENTRY(synthetic)
+    ENTRY(synthetic)                 \
+    /* end of the list */
 
 #define LBD_DECLARE_ENTRY(name) DatasetEntry name##Entry();
 LBD_BUILT_IN_DATASETS(LBD_DECLARE_ENTRY)
