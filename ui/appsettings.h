@@ -14,7 +14,7 @@ public:
     static QString runsFolder();
     static bool setRunsFolder(const QString& path, QString* error = nullptr);
 
-    static QString lastDatasetKind(); // datasetKindName(), empty if never set
+    static QString lastDatasetKind(); // a data set catalogue name (DataSpec::dataset), empty if never set
     static QString lastDatasetDirectory();
     static void setLastDataset(const QString& kind, const QString& directory);
 

@@ -1,7 +1,8 @@
 #pragma once
-// What the GUI knows about each data set kind without reading it: a title, a tooltip, whether it
-// needs a directory, and - for the built-in benchmarks - class names and images per class, so
-// the class-count chart previews the long-tailed split instantly.
+// The data set catalogue (datasets/catalogue.h) as the GUI shows it: each entry's title and
+// tooltip as QStrings, and the class-count chart's instant preview of the long-tailed split for the
+// entries that know their classes and counts before reading (all but image folders and list files,
+// which scanDataset reads).
 #include <QString>
 #include <QStringList>
 
@@ -9,21 +10,22 @@
 #include <vector>
 
 #include "core/data/dataspec.h"
+#include "datasets/datasetentry.h"
 
 namespace lbd::ui {
 
 struct DatasetPreview {
+    bool known = false;               // false: only reading the data tells (scanDataset)
     QStringList classNames;
-    std::vector<int64_t> trainCounts; // after the long-tailed split; empty when unknown
+    std::vector<int64_t> trainCounts; // after the long-tailed split; empty when unknown or the ratio is invalid
     bool exact = false;               // false: an estimate from the benchmark's usual size
 };
 
-QString datasetTitle(lbd::DatasetKind kind);
-QString datasetToolTip(lbd::DatasetKind kind);
-bool datasetNeedsDirectory(lbd::DatasetKind kind);
-bool datasetHasKnownCounts(lbd::DatasetKind kind); // built-in benchmarks and synthetic data
+QString datasetTitle(const lbd::DatasetEntry& entry);
+// The description, then where it is looked for, how to get it and its licence.
+QString datasetToolTip(const lbd::DatasetEntry& entry);
 
-// Empty trainCounts for image folders and list files (read them with scanDataset).
+// From the entry of spec.dataset (none for a name the catalogue does not know).
 DatasetPreview datasetPreview(const lbd::DataSpec& spec);
 
 } // namespace lbd::ui

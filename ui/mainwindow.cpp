@@ -5,6 +5,7 @@
 #include "core/train/epochmetricsjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runsummary.h"
+#include "datasets/catalogue.h"
 
 #include <nlohmann/json.hpp>
 
@@ -162,7 +163,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     if (!lastKind.isEmpty()) {
         try {
             lbd::TrainConfig config = m_panel->config();
-            config.data.kind = lbd::parseDatasetKind(lastKind.toStdString());
+            config.data.dataset = lbd::datasetEntry(lastKind.toStdString()).name;
             config.data.directory = AppSettings::lastDatasetDirectory().toStdString();
             m_panel->setConfig(config);
         } catch (const std::exception&) {
@@ -309,7 +310,7 @@ bool MainWindow::startTraining()
                           .arg(runDirectory));
         return false;
     }
-    AppSettings::setLastDataset(QString::fromStdString(lbd::datasetKindName(config.data.kind)),
+    AppSettings::setLastDataset(QString::fromStdString(config.data.dataset),
                                 QString::fromStdString(config.data.directory));
 
     RunContext context;

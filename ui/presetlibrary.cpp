@@ -39,7 +39,7 @@ lbd::TrainConfig PresetLibrary::defaultConfig()
     } catch (const std::exception&) {
         lbd::TrainConfig config; // the engine's defaults are the paper's recipe
         config.name = "fashion-mnist-lt";
-        config.data.kind = lbd::DatasetKind::FashionMnist;
+        config.data.dataset = "fashion-mnist";
         config.model.particles = 3;
         return config;
     }

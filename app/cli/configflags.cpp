@@ -3,6 +3,7 @@
 #include "app/cli/command.h"
 #include "core/train/configfields.h"
 #include "core/util/error.h"
+#include "datasets/catalogue.h"
 
 namespace lbd::cli {
 namespace {
@@ -160,9 +161,52 @@ bool ConfigFlags::given(const std::string& key) const
     return false;
 }
 
+namespace {
+
+// `text` in lines of at most `width` characters, each after `indent`.
+std::string wrapped(const std::string& text, size_t indent, size_t width)
+{
+    std::string out;
+    std::string line;
+    size_t begin = 0;
+    while (begin < text.size()) {
+        size_t end = text.find(' ', begin);
+        end = end == std::string::npos ? text.size() : end;
+        const std::string word = text.substr(begin, end - begin);
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            out += std::string(indent, ' ') + line + '\n';
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        begin = end + 1;
+    }
+    return line.empty() ? out : out + std::string(indent, ' ') + line + '\n';
+}
+
+// The catalogue's entries for --help: what each is, where it is looked for, how to get it.
+std::string datasetHelp()
+{
+    std::string help = "Data sets (--dataset NAME, config data.dataset):\n";
+    for (const DatasetEntry* entry : datasetEntries()) {
+        help += "  " + entry->name + "\n";
+        std::string about = entry->description;
+        if (!entry->defaultDirectory.empty()) {
+            about += " Default --data-dir: " + entry->defaultDirectory + ".";
+        } else if (entry->settings.directory) {
+            about += " Needs --data-dir.";
+        }
+        about += " Get it: " + entry->obtain + ". Licence: " + entry->licence + ".";
+        help += wrapped(about, 6, 94);
+    }
+    return help;
+}
+
+} // namespace
+
 void addDataFlags(CLI::App& command, ConfigFlags& flags)
 {
     const std::string group = "Data set";
+    command.footer(datasetHelp); // before the command's own footer; built when --help is shown
     flags.add(command, "--dataset", "data.dataset")->group(group);
     flags.add(command, "--data-dir", "data.data_dir")->group(group)->type_name("DIR");
     flags.add(command, "--train-list", "data.train_list")->group(group)->type_name("FILE");

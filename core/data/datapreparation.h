@@ -18,7 +18,8 @@ struct PreparedData {
     std::vector<int64_t> testCounts;
 };
 
-// Loads the data set the spec names, exactly as it is on disk (no long-tail subsampling).
+// Loads the data set the spec names with its catalogue entry's reader, exactly as it is on disk
+// (no long-tail subsampling).
 Dataset loadDataset(const DataSpec& spec);
 
 // Loads and draws the long-tailed split from spec.longTail.

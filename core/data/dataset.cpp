@@ -2,7 +2,56 @@
 
 #include "core/util/error.h"
 
+#include <memory>
+
 namespace lbd {
+namespace {
+
+// A tensor over the vector's buffer; the tensor's deleter owns (and finally frees) the vector.
+template <typename T>
+torch::Tensor adopt(std::vector<T> values, std::vector<int64_t> sizes, torch::ScalarType type)
+{
+    if (values.empty()) {
+        return torch::empty(sizes, type);
+    }
+    auto owner = std::make_unique<std::vector<T>>(std::move(values));
+    void* data = owner->data();
+    auto tensor = torch::from_blob(data, sizes, [vector = owner.get()](void*) { delete vector; }, torch::TensorOptions(type));
+    owner.release(); // from_blob succeeded: the tensor's deleter frees the vector now
+    return tensor;
+}
+
+} // namespace
+
+DataSplit toDataSplit(RawSplit raw, const ImageFormat& format)
+{
+    DataSplit split;
+    const int64_t count = raw.size();
+    if (!raw.isStreamed()) {
+        if (static_cast<int64_t>(raw.pixels.size()) != count * format.bytesPerImage()) {
+            throw RunError("reader returned " + std::to_string(raw.pixels.size()) + " pixel bytes for " + std::to_string(count)
+                           + " images of " + std::to_string(format.bytesPerImage()) + " bytes");
+        }
+        split.images = adopt(std::move(raw.pixels), {count, format.channels, format.height, format.width}, torch::kUInt8);
+    }
+    split.labels = adopt(std::move(raw.labels), {count}, torch::kInt64);
+    split.files = std::move(raw.files);
+    return split;
+}
+
+Dataset toDataset(RawDataset raw)
+{
+    Dataset dataset;
+    dataset.name = std::move(raw.name);
+    dataset.classNames = std::move(raw.classNames);
+    dataset.format = raw.format;
+    dataset.train = toDataSplit(std::move(raw.train), raw.format);
+    dataset.test = toDataSplit(std::move(raw.test), raw.format);
+    if (raw.validation.size() > 0) { // else left empty, as a data set without one
+        dataset.validation = toDataSplit(std::move(raw.validation), raw.format);
+    }
+    return dataset;
+}
 
 DataSplit DataSplit::select(const torch::Tensor& indices) const
 {

@@ -1,21 +1,17 @@
 #pragma once
 // The one dataset interface of core: uint8 images N x C x H x W, int64 labels, class names.
 // A split that is too large for memory keeps image file paths instead of decoded pixels and is
-// streamed by StreamingBatcher.
+// streamed by StreamingBatcher. The readers (datasets/) return a torch-free RawDataset;
+// toDataset turns it into this without copying the pixels.
 #include <torch/torch.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace lbd {
+#include "datasets/common/rawdataset.h"
 
-// Channels and size that decoded images are converted to (image folders and list files).
-struct ImageFormat {
-    int64_t channels = 3;
-    int64_t height = 32;
-    int64_t width = 32;
-};
+namespace lbd {
 
 struct DataSplit {
     torch::Tensor images;            // uint8 [N, C, H, W] on the CPU; undefined when streamed
@@ -38,6 +34,10 @@ struct Dataset {
 
     int64_t classCount() const { return static_cast<int64_t>(classNames.size()); }
 };
+
+// Takes over the reader's vectors: the tensors own them (no copy of the pixels or labels).
+Dataset toDataset(RawDataset raw);
+DataSplit toDataSplit(RawSplit raw, const ImageFormat& format);
 
 // Images per class in `labels` (int64 [N]), for `classCount` classes.
 std::vector<int64_t> countPerClass(const torch::Tensor& labels, int64_t classCount);

@@ -1,12 +1,8 @@
 #pragma once
-// A seeded procedural dataset for tests and demos: each class is a shape (disc, square, diamond,
-// ring, cross, triangle) filled with a striped texture of a class-specific orientation, frequency
-// and colour, at a random position and scale over a noisy background. Learnable, and generated
-// in milliseconds.
-#include <cstdint>
-
+// The synthetic shapes (datasets/synthetic/) as a tensor Dataset, for benchmarks and tests that
+// want images without going through a DataSpec.
 #include "core/data/dataset.h"
-#include "core/data/syntheticspec.h"
+#include "datasets/synthetic/syntheticspec.h"
 
 namespace lbd {
 

@@ -2,6 +2,7 @@
 
 #include "core/lbd/utilitysetting.h"
 #include "core/util/error.h"
+#include "datasets/catalogue.h"
 
 #include <nlohmann/json.hpp>
 
@@ -181,14 +182,32 @@ ConfigField when(ConfigField field, std::function<bool(const TrainConfig&)> writ
     return field;
 }
 
+// Which settings the data set's catalogue entry reads (an unknown name reads none).
+DatasetSettings datasetSettings(const TrainConfig& config)
+{
+    const DatasetEntry* entry = findDataset(config.data.dataset);
+    return entry ? entry->settings : DatasetSettings{};
+}
+
 bool isList(const TrainConfig& config)
 {
-    return config.data.kind == DatasetKind::List;
+    return datasetSettings(config).listFiles;
 }
 
 bool isSynthetic(const TrainConfig& config)
 {
-    return config.data.kind == DatasetKind::Synthetic;
+    return datasetSettings(config).synthetic;
+}
+
+// "fashion-mnist|mnist|...": the catalogue's names, so --help, the choices of --dataset and the
+// completion list every registered data set.
+std::string datasetChoices()
+{
+    std::string choices;
+    for (const std::string& name : datasetNames()) {
+        choices += (choices.empty() ? "" : "|") + name;
+    }
+    return choices;
 }
 
 std::vector<ConfigField> makeFields()
@@ -199,8 +218,9 @@ std::vector<ConfigField> makeFields()
     f.push_back(value("description", "what the preset or run is for", [](C& c) -> auto& { return c.description; }));
 
     // ---- data ----
-    f.push_back(named("data.dataset", "the data set or format", "fashion-mnist|mnist|cifar10|cifar100|folder|list|synthetic",
-                      [](C& c) -> auto& { return c.data.kind; }, datasetKindName, parseDatasetKind));
+    f.push_back(named("data.dataset", "the data set or format", datasetChoices(), [](C& c) -> auto& { return c.data.dataset; },
+                      [](const std::string& name) { return name; },
+                      [](const std::string& text) { return datasetEntry(text).name; }));
     f.push_back(value("data.data_dir", "folder of the data set (empty: the data set's default location)",
                       [](C& c) -> auto& { return c.data.directory; }));
     f.push_back(when(value("data.train_list", "list data: the training list file (relative/path label lines)",
@@ -226,15 +246,15 @@ std::vector<ConfigField> makeFields()
     f.push_back(value("data.held_out_fraction", "image folders without train/ and test/: the test share",
                       [](C& c) -> auto& { return c.data.heldOutFraction; }));
     ConfigField memory = value("data.max_in_memory_mb", "user data larger than this is streamed from disk (MiB)",
-                               [](C& c) -> auto& { return c.data.maxInMemoryBytes; });
-    memory.read = [](const C& c) { return json(c.data.maxInMemoryBytes >> 20); };
+                               [](C& c) -> auto& { return c.data.limits.maxInMemoryBytes; });
+    memory.read = [](const C& c) { return json(c.data.limits.maxInMemoryBytes >> 20); };
     memory.write = [](C& c, const json& j) {
         int64_t megabytes = 0;
         fromJson(j, megabytes);
         if (megabytes < 1 || megabytes > (int64_t(1) << 30)) {
             throw InputError("must be between 1 and 2^30 MiB");
         }
-        c.data.maxInMemoryBytes = megabytes << 20;
+        c.data.limits.maxInMemoryBytes = megabytes << 20;
     };
     f.push_back(memory);
     f.push_back(when(value("data.synthetic.classes", "synthetic data: number of classes",

@@ -61,7 +61,7 @@ void readConfig(const RunFolder& folder, RunSummary& summary)
         summary.model = config.model.arch;
         summary.particles = config.model.particles;
         summary.epochs = config.train.epochs;
-        summary.dataset = datasetKindName(config.data.kind);
+        summary.dataset = config.data.dataset;
         summary.device = config.train.device;
         summary.trainingUtility = config.objective.utility.describe();
         summary.trainingUtilityForm = config.objective.utilityTerm ? utilityFormName(config.objective.utilityForm) : "";

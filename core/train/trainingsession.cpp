@@ -118,7 +118,7 @@ void TrainingSession::State::prepareDevice()
 void TrainingSession::State::loadData()
 {
     // The saved split when resuming, a fresh seeded one otherwise.
-    message("loading " + datasetKindName(config.data.kind) + " data");
+    message("loading " + config.data.dataset + " data");
     data = resume ? prepareData(config.data, loadLongTailSplit(folder.path(RunFolder::kSplit))) : prepareData(config.data);
     const Dataset& dataset = data.dataset;
     if (dataset.format.height > config.augment.outputSize || dataset.format.width > config.augment.outputSize) {

@@ -30,7 +30,7 @@ private slots:
     void everyFieldRoundTrips()
     {
         TrainConfig config;
-        config.data.kind = DatasetKind::Synthetic; // the synthetic fields are written too
+        config.data.dataset = "synthetic"; // the synthetic fields are written too
         config.objective.alpha = 0.125;
         config.decision.deferUtility = 0.25;
         config.optimizer.decayEpochs = {3, 7};

@@ -94,7 +94,7 @@ private slots:
         QCOMPARE(loaded.spec.validationFraction, 0.25);
 
         DataSpec dataSpec;
-        dataSpec.kind = DatasetKind::Synthetic;
+        dataSpec.dataset = "synthetic";
         dataSpec.synthetic = synthetic;
         dataSpec.longTail = spec;
         const PreparedData prepared = prepareData(dataSpec);

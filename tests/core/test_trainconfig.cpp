@@ -27,7 +27,7 @@ private slots:
     void syntheticSeedAndPrecisionRoundTrip()
     {
         TrainConfig config;
-        config.data.kind = DatasetKind::Synthetic;
+        config.data.dataset = "synthetic";
         config.data.synthetic.seed = 7;
         config.data.longTail.seed = 3;
         config.train.precision = Precision::Bf16;

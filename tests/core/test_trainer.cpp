@@ -269,7 +269,7 @@ private slots:
     {
         QTemporaryDir dir;
         TrainConfig config = test::tinyConfig(1);
-        config.data.kind = DatasetKind::FashionMnist;
+        config.data.dataset = "fashion-mnist";
         config.data.directory = "/no/such/fashion";
         QVERIFY(test::throwsInputError([&] { train(config, dir.path()); }, {"/no/such/fashion"}));
         config = test::tinyConfig(1);

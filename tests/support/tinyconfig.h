@@ -9,7 +9,7 @@ inline TrainConfig tinyConfig(int epochs = 2)
 {
     TrainConfig config;
     config.name = "tiny";
-    config.data.kind = DatasetKind::Synthetic;
+    config.data.dataset = "synthetic";
     config.data.synthetic.classes = 4;
     config.data.synthetic.trainPerClass = 40;
     config.data.synthetic.testPerClass = 10;

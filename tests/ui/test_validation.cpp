@@ -21,7 +21,7 @@ private slots:
     {
         MainWindow window;
         const lbd::TrainConfig config = window.experimentPanel()->config();
-        QCOMPARE(config.data.kind, lbd::DatasetKind::FashionMnist);
+        QCOMPARE(config.data.dataset, std::string("fashion-mnist"));
         QCOMPARE(config.data.longTail.imbalanceRatio, 100.0);
         QVERIFY(window.experimentPanel()->validate().isEmpty());
         // The class-count preview is the Fashion-MNIST-LT profile of lbd-math.md section 1.
@@ -58,7 +58,7 @@ private slots:
     {
         MainWindow window;
         lbd::TrainConfig config = test::tinyConfig();
-        config.data.kind = lbd::DatasetKind::Cifar10;
+        config.data.dataset = "cifar10";
         config.data.directory.clear();
         window.experimentPanel()->setConfig(config);
         QVERIFY(window.experimentPanel()->validate().contains(QStringLiteral("data_dir")));
@@ -76,7 +76,7 @@ private slots:
         MainWindow window;
         window.show();
         lbd::TrainConfig config = test::tinyConfig();
-        config.data.kind = lbd::DatasetKind::FashionMnist;
+        config.data.dataset = "fashion-mnist";
         config.data.directory = m_dir.filePath(QStringLiteral("no-such-directory")).toStdString();
         config.augment.outputSize = 32;
         window.experimentPanel()->setConfig(config);

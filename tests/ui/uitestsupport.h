@@ -31,7 +31,7 @@ inline lbd::TrainConfig tinyConfig(int epochs = 2, int64_t trainPerClass = 48)
 {
     lbd::TrainConfig c;
     c.name = "tiny";
-    c.data.kind = lbd::DatasetKind::Synthetic;
+    c.data.dataset = "synthetic";
     c.data.synthetic.classes = 4;
     c.data.synthetic.trainPerClass = trainPerClass;
     c.data.synthetic.testPerClass = 12;

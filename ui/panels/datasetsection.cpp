@@ -1,5 +1,6 @@
 #include "ui/panels/datasetsection.h"
 
+#include "datasets/catalogue.h"
 #include "ui/datasetcatalog.h"
 #include "ui/engine/datasetscan.h"
 #include "ui/widgets/classcountchart.h"
@@ -20,10 +21,6 @@
 
 namespace lbd::ui {
 namespace {
-
-const lbd::DatasetKind kKinds[] = {lbd::DatasetKind::FashionMnist, lbd::DatasetKind::Mnist,  lbd::DatasetKind::Cifar10,
-                                   lbd::DatasetKind::Cifar100,     lbd::DatasetKind::Folder, lbd::DatasetKind::List,
-                                   lbd::DatasetKind::Synthetic};
 
 QSpinBox* spin(QWidget* parent, int lo, int hi, const QString& tip, const QString& name)
 {
@@ -49,9 +46,10 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
 {
     m_kind = new QComboBox(this);
     m_kind->setObjectName(QStringLiteral("datasetKind"));
-    for (lbd::DatasetKind kind : kKinds) {
-        m_kind->addItem(datasetTitle(kind), static_cast<int>(kind));
-        m_kind->setItemData(m_kind->count() - 1, datasetToolTip(kind), Qt::ToolTipRole);
+    // Every entry of the catalogue, in its order; the item's data is the entry's name.
+    for (const lbd::DatasetEntry* entry : lbd::datasetEntries()) {
+        m_kind->addItem(datasetTitle(*entry), QString::fromStdString(entry->name));
+        m_kind->setItemData(m_kind->count() - 1, datasetToolTip(*entry), Qt::ToolTipRole);
     }
     m_kind->setToolTip(tr("The data set to make long-tailed. The paper's benchmarks: CIFAR-10-LT, CIFAR-100-LT, "
                           "ImageNet-LT; Fashion-MNIST-LT is the quick default here."));
@@ -194,12 +192,12 @@ void DatasetSection::load(const lbd::DataSpec& spec)
 {
     m_loading = true;
     m_base = spec;
-    m_kind->setCurrentIndex(std::max(0, m_kind->findData(static_cast<int>(spec.kind))));
+    m_kind->setCurrentIndex(std::max(0, m_kind->findData(QString::fromStdString(spec.dataset))));
     m_directory->setText(QString::fromStdString(spec.directory));
     m_trainList->setText(QString::fromStdString(spec.trainList));
     m_testList->setText(QString::fromStdString(spec.testList));
     // Synthetic data has its own channel count; folders and list files are converted to spec.channels.
-    m_channels->setValue(int(spec.kind == lbd::DatasetKind::Synthetic ? spec.synthetic.channels : spec.channels));
+    m_channels->setValue(int(currentEntry().settings.synthetic ? spec.synthetic.channels : spec.channels));
     m_imageSize->setValue(int(spec.imageSize));
     m_synthClasses->setValue(int(spec.synthetic.classes));
     m_synthPerClass->setValue(int(spec.synthetic.trainPerClass));
@@ -218,11 +216,11 @@ void DatasetSection::load(const lbd::DataSpec& spec)
 void DatasetSection::apply(lbd::DataSpec& spec) const
 {
     spec = m_base;
-    spec.kind = static_cast<lbd::DatasetKind>(m_kind->currentData().toInt());
+    spec.dataset = currentEntry().name;
     spec.directory = m_directory->text().trimmed().toStdString();
     spec.trainList = m_trainList->text().trimmed().toStdString();
     spec.testList = m_testList->text().trimmed().toStdString();
-    if (spec.kind == lbd::DatasetKind::Synthetic) {
+    if (currentEntry().settings.synthetic) {
         spec.synthetic.channels = m_channels->value();
     } else {
         spec.channels = m_channels->value();
@@ -238,26 +236,32 @@ void DatasetSection::apply(lbd::DataSpec& spec) const
     spec.longTail.validationFraction = m_validation->value() / 100.0;
 }
 
+const lbd::DatasetEntry& DatasetSection::currentEntry() const
+{
+    const lbd::DatasetEntry* entry = lbd::findDataset(m_kind->currentData().toString().toStdString());
+    return entry ? *entry : *lbd::datasetEntries().front();
+}
+
 void DatasetSection::updateVisibility()
 {
-    const auto kind = static_cast<lbd::DatasetKind>(m_kind->currentData().toInt());
-    m_kind->setToolTip(datasetToolTip(kind));
-    const bool synthetic = kind == lbd::DatasetKind::Synthetic;
-    m_directoryRow->setEnabled(!synthetic);
-    m_directory->setPlaceholderText(datasetNeedsDirectory(kind) ? tr("required") : tr("default location"));
-    m_listRows->setVisible(kind == lbd::DatasetKind::List);
-    m_formatRows->setVisible(kind == lbd::DatasetKind::Folder || kind == lbd::DatasetKind::List || synthetic);
-    m_imageSize->setVisible(!synthetic);
-    m_syntheticRows->setVisible(synthetic);
+    // The rows the entry's settings use (datasets/datasetentry.h: DatasetSettings).
+    const lbd::DatasetEntry& entry = currentEntry();
+    const lbd::DatasetSettings& uses = entry.settings;
+    m_kind->setToolTip(datasetToolTip(entry));
+    m_directoryRow->setEnabled(uses.directory);
+    m_directory->setPlaceholderText(entry.requiresDirectory() ? tr("required") : tr("default location"));
+    m_listRows->setVisible(uses.listFiles);
+    m_formatRows->setVisible(uses.imageFormat || uses.synthetic);
+    m_imageSize->setVisible(uses.imageFormat); // synthetic images have their own size
+    m_syntheticRows->setVisible(uses.synthetic);
 }
 
 void DatasetSection::refreshCounts()
 {
     lbd::DataSpec spec;
     apply(spec);
-    if (datasetHasKnownCounts(spec.kind)) {
+    if (const DatasetPreview preview = datasetPreview(spec); preview.known) {
         ++m_scanGeneration; // a scan still running for a folder is now stale
-        const DatasetPreview preview = datasetPreview(spec);
         m_counts = preview.trainCounts;
         m_names = preview.classNames;
         m_chart->setCounts(m_names, m_counts, preview.exact ? QString() : tr("estimate"));
@@ -304,8 +308,7 @@ void DatasetSection::startScan()
 
 void DatasetSection::browse()
 {
-    const auto kind = static_cast<lbd::DatasetKind>(m_kind->currentData().toInt());
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Data set directory (%1)").arg(datasetTitle(kind)),
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Data set directory (%1)").arg(datasetTitle(currentEntry())),
                                                           m_directory->text());
     if (!dir.isEmpty()) {
         m_directory->setText(dir);

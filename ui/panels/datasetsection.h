@@ -1,6 +1,7 @@
 #pragma once
-// The data part of the experiment panel: which data set, where it is, its long-tail settings,
-// and the class-count chart. Built-in data sets preview their counts instantly; image folders and
+// The data part of the experiment panel: which data set (every entry of the catalogue), where it
+// is, its long-tail settings, and the class-count chart. The rows shown are those the entry's
+// settings use. Built-in data sets preview their counts instantly; image folders and
 // list files are read on a background thread (debounced) when their location changes.
 #include <QStringList>
 #include <QTimer>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/data/dataspec.h"
+#include "datasets/datasetentry.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -42,6 +44,7 @@ signals:
     void countsChanged(); // trainCounts() / classNames() have new values
 
 private:
+    const lbd::DatasetEntry& currentEntry() const; // of the data set list's current item
     void updateVisibility();
     void refreshCounts();
     void startScan();

@@ -2,6 +2,7 @@
 
 #include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
+#include "datasets/catalogue.h"
 #include "ui/panels/datasetsection.h"
 #include "ui/panels/objectivesection.h"
 #include "ui/panels/runsection.h"
@@ -35,15 +36,8 @@ QGroupBox* group(const QString& title, QWidget* content, QWidget* parent)
 // batcher's output size.
 int64_t modelInputSide(const lbd::TrainConfig& config)
 {
-    int64_t native = config.data.imageSize;
-    switch (config.data.kind) {
-    case lbd::DatasetKind::FashionMnist:
-    case lbd::DatasetKind::Mnist: native = 28; break;
-    case lbd::DatasetKind::Cifar10:
-    case lbd::DatasetKind::Cifar100: native = 32; break;
-    case lbd::DatasetKind::Synthetic: native = config.data.synthetic.size; break;
-    default: break;
-    }
+    const lbd::DatasetEntry* entry = lbd::findDataset(config.data.dataset);
+    const int64_t native = entry ? entry->formatFor(config.data).height : config.data.imageSize;
     return std::max(native, config.augment.outputSize);
 }
 

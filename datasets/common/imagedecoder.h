@@ -1,0 +1,31 @@
+#pragma once
+// Image-file decoding: the only part of LBD Studio's engine that needs OpenCV, behind these few
+// functions. imagedecoder_opencv.cpp implements them; imagedecoder_fallback.cpp (a build with
+// LBD_WITH_OPENCV=OFF) throws InputError saying why, so such a build still trains on IDX, CIFAR and
+// synthetic data. No torch here: core/data/imagedecoder.h adds the tensor forms.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "datasets/common/rawdataset.h"
+
+namespace lbd {
+
+bool imageDecodingAvailable();
+
+// Decodes `path`, converts it to `format.channels` (1 = grey, 3 = RGB) and resizes it to
+// format.height x format.width, writing C*H*W bytes (channel-major) to `out`.
+// Throws InputError naming the file when it is missing or cannot be decoded.
+void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out);
+
+// The same for encoded bytes in memory (a pasted or dropped image); `label` names it in errors.
+void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out);
+
+// Decodes many files on `threads` worker threads into `out` (N x C x H x W bytes); the first
+// failure is rethrown after the workers stop.
+void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out);
+
+// Writes C x H x W bytes (channel-major, `format`) as an image file (PNG/JPEG by extension).
+void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format);
+
+} // namespace lbd

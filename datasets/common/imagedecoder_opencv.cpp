@@ -1,0 +1,156 @@
+#include "datasets/common/imagedecoder.h"
+
+#include "datasets/common/error.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+namespace lbd {
+namespace {
+
+void convertInto(const cv::Mat& decoded, const std::string& label, const ImageFormat& format, uint8_t* out)
+{
+    if (decoded.empty()) {
+        throw InputError(label + ": cannot decode image (not an image file, or a corrupt one)");
+    }
+    cv::Mat image = decoded;
+    if (image.depth() != CV_8U) {
+        // 16-bit PNG/TIFF: scale to 8 bits.
+        image.convertTo(image, CV_8U, image.depth() == CV_16U ? 1.0 / 257.0 : 255.0);
+    }
+    cv::Mat converted;
+    const int sourceChannels = image.channels();
+    if (format.channels == 1) {
+        if (sourceChannels == 1) {
+            converted = image;
+        } else {
+            cv::cvtColor(image, converted, sourceChannels == 4 ? cv::COLOR_BGRA2GRAY : cv::COLOR_BGR2GRAY);
+        }
+    } else if (format.channels == 3) {
+        if (sourceChannels == 1) {
+            cv::cvtColor(image, converted, cv::COLOR_GRAY2RGB);
+        } else {
+            cv::cvtColor(image, converted, sourceChannels == 4 ? cv::COLOR_BGRA2RGB : cv::COLOR_BGR2RGB);
+        }
+    } else {
+        throw InputError(label + ": " + std::to_string(format.channels) + " channels requested (use 1 or 3)");
+    }
+    const cv::Size size(static_cast<int>(format.width), static_cast<int>(format.height));
+    cv::Mat resized;
+    if (converted.size() == size) {
+        resized = converted;
+    } else {
+        const bool shrinking = converted.cols > size.width || converted.rows > size.height;
+        cv::resize(converted, resized, size, 0, 0, shrinking ? cv::INTER_AREA : cv::INTER_LINEAR);
+    }
+    // HWC interleaved -> CHW planes.
+    const int64_t planeSize = format.height * format.width;
+    if (format.channels == 1) {
+        for (int64_t y = 0; y < format.height; ++y) {
+            std::memcpy(out + y * format.width, resized.ptr<uint8_t>(static_cast<int>(y)), static_cast<size_t>(format.width));
+        }
+        return;
+    }
+    for (int64_t y = 0; y < format.height; ++y) {
+        const uint8_t* row = resized.ptr<uint8_t>(static_cast<int>(y));
+        for (int64_t x = 0; x < format.width; ++x) {
+            for (int64_t c = 0; c < 3; ++c) {
+                out[c * planeSize + y * format.width + x] = row[x * 3 + c];
+            }
+        }
+    }
+}
+
+} // namespace
+
+bool imageDecodingAvailable()
+{
+    return true;
+}
+
+void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+        throw InputError(path + ": image file not found");
+    }
+    convertInto(cv::imread(path, cv::IMREAD_UNCHANGED), path, format, out);
+}
+
+void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out)
+{
+    if (bytes.empty()) {
+        throw InputError(label + ": empty file");
+    }
+    const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<uint8_t*>(bytes.data()));
+    convertInto(cv::imdecode(buffer, cv::IMREAD_UNCHANGED), label, format, out);
+}
+
+void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out)
+{
+    const auto count = static_cast<int64_t>(paths.size());
+    const int64_t imageBytes = format.bytesPerImage();
+    std::atomic<int64_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr firstError;
+    std::mutex errorMutex;
+    const auto work = [&] {
+        for (int64_t i = next++; i < count && !failed; i = next++) {
+            try {
+                decodeImageFile(paths[static_cast<size_t>(i)], format, out + i * imageBytes);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(errorMutex);
+                if (!failed.exchange(true)) {
+                    firstError = std::current_exception();
+                }
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    const int workers = std::max(1, std::min<int>(threads, static_cast<int>(count)));
+    for (int t = 1; t < workers; ++t) {
+        pool.emplace_back(work);
+    }
+    work();
+    for (auto& thread : pool) {
+        thread.join();
+    }
+    if (firstError) {
+        std::rethrow_exception(firstError);
+    }
+}
+
+void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format)
+{
+    const int channels = static_cast<int>(format.channels);
+    const int height = static_cast<int>(format.height);
+    const int width = static_cast<int>(format.width);
+    if (channels != 1 && channels != 3) {
+        throw InputError(path + ": cannot write an image of " + std::to_string(channels) + " channels (use 1 or 3)");
+    }
+    // CHW planes -> HWC interleaved, in OpenCV's BGR order.
+    cv::Mat image(height, width, channels == 1 ? CV_8UC1 : CV_8UC3);
+    const int64_t plane = format.height * format.width;
+    for (int y = 0; y < height; ++y) {
+        uint8_t* row = image.ptr<uint8_t>(y);
+        for (int x = 0; x < width; ++x) {
+            for (int c = 0; c < channels; ++c) {
+                const int bgr = channels == 3 ? 2 - c : c;
+                row[x * channels + bgr] = pixels[c * plane + int64_t(y) * width + x];
+            }
+        }
+    }
+    if (!cv::imwrite(path, image)) {
+        throw InputError(path + ": cannot write image");
+    }
+}
+
+} // namespace lbd

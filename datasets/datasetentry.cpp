@@ -1,0 +1,31 @@
+#include "datasets/datasetentry.h"
+
+namespace lbd {
+
+std::string DatasetEntry::directoryFor(const DatasetOptions& options) const
+{
+    return options.directory.empty() ? defaultDirectory : options.directory;
+}
+
+DatasetPreview DatasetEntry::previewFor(const DatasetOptions& options) const
+{
+    if (preview) {
+        return preview(options);
+    }
+    return {classNames, imagesPerClass, imagesPerClassExact};
+}
+
+ImageFormat DatasetEntry::formatFor(const DatasetOptions& options) const
+{
+    if (format) {
+        return format(options);
+    }
+    return nativeFormat;
+}
+
+ImageFormat convertedImageFormat(const DatasetOptions& options)
+{
+    return {options.channels, options.imageSize, options.imageSize};
+}
+
+} // namespace lbd

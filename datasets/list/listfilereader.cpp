@@ -1,0 +1,122 @@
+#include "datasets/list/listfilereader.h"
+
+#include "datasets/common/error.h"
+#include "datasets/common/textfile.h"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace lbd {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ListEntries {
+    std::vector<std::string> paths;
+    std::vector<int64_t> labels;
+};
+
+ListEntries readList(const std::string& listPath, const fs::path& root)
+{
+    const std::optional<std::vector<std::string>> lines = readTextLines(listPath);
+    if (!lines) {
+        throw InputError(listPath + ": list file not found or unreadable");
+    }
+    ListEntries entries;
+    int64_t lineNumber = 0;
+    for (const std::string& line : *lines) {
+        ++lineNumber;
+        if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') {
+            continue;
+        }
+        // The label is the last field, so paths may contain spaces.
+        const auto split = line.find_last_of(" \t");
+        const std::string where = listPath + ":" + std::to_string(lineNumber);
+        if (split == std::string::npos) {
+            throw InputError(where + ": expected 'relative/path label', found '" + line + "'");
+        }
+        std::string path = line.substr(0, split);
+        path.erase(path.find_last_not_of(" \t") + 1);
+        const std::string labelText = line.substr(split + 1);
+        size_t used = 0;
+        long long label = -1;
+        try {
+            label = std::stoll(labelText, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != labelText.size() || label < 0) {
+            throw InputError(where + ": label '" + labelText + "' is not a non-negative integer");
+        }
+        entries.paths.push_back((root / path).string());
+        entries.labels.push_back(label);
+    }
+    if (entries.paths.empty()) {
+        throw InputError(listPath + ": list file has no entries");
+    }
+    return entries;
+}
+
+} // namespace
+
+RawDataset readListFiles(const std::string& imageRoot, const std::string& trainList, const std::string& testList,
+                         const ListFileOptions& options)
+{
+    std::error_code ec;
+    if (!fs::is_directory(imageRoot, ec)) {
+        throw InputError(imageRoot + ": image root folder not found");
+    }
+    const auto resolve = [&](const std::string& list) {
+        return fs::path(list).is_absolute() || fs::exists(list, ec) ? list : (fs::path(imageRoot) / list).string();
+    };
+    ListEntries train = readList(resolve(trainList), imageRoot);
+    ListEntries test = readList(resolve(testList), imageRoot);
+    ListEntries validation;
+    if (!options.validationList.empty()) {
+        validation = readList(resolve(options.validationList), imageRoot);
+    }
+    int64_t classCount = 0;
+    for (const auto label : train.labels) {
+        classCount = std::max(classCount, label + 1);
+    }
+    for (const auto& [entries, list] : {std::pair{&test, &testList}, std::pair{&validation, &options.validationList}}) {
+        for (size_t i = 0; i < entries->labels.size(); ++i) {
+            if (entries->labels[i] >= classCount) {
+                throw InputError(resolve(*list) + ": label " + std::to_string(entries->labels[i]) + " of " + entries->paths[i]
+                                 + " is out of range (the training list has labels 0.." + std::to_string(classCount - 1) + ")");
+            }
+        }
+    }
+    RawDataset dataset;
+    dataset.name = "list:" + fs::absolute(resolve(trainList), ec).lexically_normal().string();
+    dataset.format = options.files.format;
+    if (!options.classNamesFile.empty()) {
+        std::optional<std::vector<std::string>> names = readNameLines(options.classNamesFile);
+        if (!names) {
+            throw InputError(options.classNamesFile + ": class names file not found");
+        }
+        dataset.classNames = std::move(*names);
+        if (static_cast<int64_t>(dataset.classNames.size()) != classCount) {
+            throw InputError(options.classNamesFile + ": " + std::to_string(dataset.classNames.size())
+                             + " class names for " + std::to_string(classCount) + " classes in the training list");
+        }
+    } else {
+        dataset.classNames = numberedClassNames(classCount);
+    }
+    const std::vector<int64_t> trainCounts = countPerClass(train.labels, classCount);
+    for (int64_t c = 0; c < classCount; ++c) {
+        if (trainCounts[static_cast<size_t>(c)] == 0) {
+            throw InputError(resolve(trainList) + ": class " + std::to_string(c) + " (" + dataset.classNames[c]
+                             + ") has no training images");
+        }
+    }
+    dataset.train = makeImageFileSplit(std::move(train.paths), std::move(train.labels), options.files);
+    dataset.test = makeImageFileSplit(std::move(test.paths), std::move(test.labels), options.files);
+    if (!validation.paths.empty()) {
+        dataset.validation = makeImageFileSplit(std::move(validation.paths), std::move(validation.labels), options.files);
+    }
+    orderClassesByTrainCount(dataset);
+    return dataset;
+}
+
+} // namespace lbd

@@ -1,0 +1,42 @@
+# Shows that check_includes.sh can fail: builds a small tree in which each rule is broken once
+# and expects the script to exit 1 naming every offending file (and to pass once they are fixed).
+# cmake -DSCRIPT=.../check_includes.sh -DWORK=<scratch folder> -P check_includes_fails.cmake
+file(REMOVE_RECURSE "${WORK}")
+file(WRITE "${WORK}/datasets/idx/reader.cpp" "#include \"datasets/common/error.h\"\n#include \"core/data/dataset.h\"\n")
+file(WRITE "${WORK}/datasets/common/decoder.h" "#pragma once\n#  include <QImage>\n")
+file(WRITE "${WORK}/datasets/cifar/reader.cpp" "#include <torch/torch.h>\n")
+file(WRITE "${WORK}/core/data/loader.cpp" "#include \"datasets/catalogue.h\"\n#include \"ui/datasetcatalog.h\"\n")
+file(WRITE "${WORK}/core/train/trainer.cpp" "#include \"app/cli/command.h\"\n")
+file(WRITE "${WORK}/ui/pages/page.cpp" "#include \"core/train/trainer.h\"\n#include \"app/cli/command.h\"\n")
+
+execute_process(COMMAND sh "${SCRIPT}" "${WORK}" RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+if(NOT status EQUAL 1)
+  message(FATAL_ERROR "check_includes.sh exited ${status} on a tree that breaks the rule:\n${output}")
+endif()
+foreach(expected "datasets/idx/reader.cpp:2:" "datasets/common/decoder.h:2:" "datasets/cifar/reader.cpp:1:"
+                 "core/data/loader.cpp:2:" "core/train/trainer.cpp:1:" "ui/pages/page.cpp:2:")
+  string(FIND "${output}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "check_includes.sh did not name ${expected}:\n${output}")
+  endif()
+endforeach()
+foreach(allowed "datasets/idx/reader.cpp:1:" "core/data/loader.cpp:1:" "ui/pages/page.cpp:1:")
+  string(FIND "${output}" "${allowed}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "check_includes.sh refused an include that points down (${allowed}):\n${output}")
+  endif()
+endforeach()
+
+# The same tree with the offending lines removed passes.
+file(WRITE "${WORK}/datasets/idx/reader.cpp" "#include \"datasets/common/error.h\"\n")
+file(WRITE "${WORK}/datasets/common/decoder.h" "#pragma once\n")
+file(WRITE "${WORK}/datasets/cifar/reader.cpp" "\n")
+file(WRITE "${WORK}/core/data/loader.cpp" "#include \"datasets/catalogue.h\"\n")
+file(WRITE "${WORK}/core/train/trainer.cpp" "\n")
+file(WRITE "${WORK}/ui/pages/page.cpp" "#include \"core/train/trainer.h\"\n")
+execute_process(COMMAND sh "${SCRIPT}" "${WORK}" RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "check_includes.sh exited ${status} on a tree that follows the rule:\n${output}")
+endif()
+file(REMOVE_RECURSE "${WORK}")
+message(STATUS "check_includes.sh fails on each broken rule and passes on the fixed tree")
