@@ -110,6 +110,9 @@ int runBench(const BenchOptions& o)
     const bool noFusedBn = o.noFusedBn;
     const bool json = o.json;
     const auto& outPath = o.out;
+    if (outPath) {
+        checkOutputFilePath(*outPath); // before minutes of measuring, not after
+    }
     useAllCpuCores();
     if (noFusedBn) {
         setFusedBatchNormEnabled(false);

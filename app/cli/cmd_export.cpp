@@ -2,6 +2,7 @@
 #include "app/cli/command.h"
 
 #include "core/infer/runexport.h"
+#include "core/util/atomicfile.h"
 #include "core/util/error.h"
 
 #include <iostream>
@@ -20,6 +21,7 @@ Command addExportCommand(CLI::App& lbd)
     c->add_option("run", o->run, "the run folder")->required()->type_name("RUN_DIR");
     c->add_option("--out", o->out, "the .pt file to write")->required()->type_name("FILE");
     return {c, [o] {
+                checkOutputFilePath(o->out);
                 const ExportedModel exported = exportRunForPython(o->run, o->out);
                 std::cout << "wrote " << o->out << " (epoch " << exported.epoch << "; in Python: d = torch.load('" << o->out
                           << "'); d['state_dict'], d['class_names'])\n";

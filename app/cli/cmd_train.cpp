@@ -65,8 +65,13 @@ nlohmann::json configJson(const TrainOptions& o)
         } catch (const nlohmann::json::exception& error) {
             throw InputError(o.config + ": not valid JSON (" + error.what() + ")");
         }
-        if (!config.is_object()) {
-            throw InputError(o.config + ": must be a JSON object of settings");
+        // The file on its own first: an invalid value in it is an error even where a flag would
+        // override it (a config that fails alone must not train by luck), and the message names
+        // the file rather than a merged whole.
+        try {
+            trainConfigFromJson(config, "the file");
+        } catch (const InputError& error) {
+            throw InputError(o.config + ": " + error.what());
         }
     } else {
         config = loadPresetJson(o.preset.empty() ? "quick-cpu" : o.preset);

@@ -2,6 +2,7 @@
 
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
+#include "core/util/namedchoice.h"
 #include "core/util/random.h"
 
 #include <nlohmann/json.hpp>
@@ -57,12 +58,7 @@ LongTailProfile parseProfile(const std::string& text)
     if (text == "exponential") {
         return LongTailProfile::Exponential;
     }
-    for (LongTailProfile profile : allProfiles()) {
-        if (profileName(profile) == text) {
-            return profile;
-        }
-    }
-    throw InputError("profile '" + text + "' is not known (use exp, step or lbd-published)");
+    return parseNamedChoice(text, allProfiles(), profileName, "profile");
 }
 
 std::vector<int64_t> longTailCounts(int64_t maxCount, int64_t classCount, const LongTailSpec& spec)

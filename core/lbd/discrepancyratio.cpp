@@ -1,6 +1,7 @@
 #include "core/lbd/discrepancyratio.h"
 
 #include "core/util/error.h"
+#include "core/util/namedchoice.h"
 
 #include <cmath>
 #include <sstream>
@@ -55,13 +56,7 @@ std::string discrepancyKindName(DiscrepancyKind kind)
 
 DiscrepancyKind parseDiscrepancyKind(const std::string& text)
 {
-    for (DiscrepancyKind kind : allDiscrepancyKinds()) {
-        if (discrepancyKindName(kind) == text) {
-            return kind;
-        }
-    }
-    throw InputError("discrepancy kind '" + text
-                     + "' is not known (use linear, effective, sqrt, log, constant or power)");
+    return parseNamedChoice(text, allDiscrepancyKinds(), discrepancyKindName, "discrepancy ratio");
 }
 
 std::string discrepancyFormula(DiscrepancyKind kind)

@@ -1,6 +1,7 @@
 #include "core/lbd/objectivespec.h"
 
 #include "core/util/error.h"
+#include "core/util/namedchoice.h"
 
 #include <cmath>
 #include <sstream>
@@ -96,62 +97,50 @@ std::string baselineTitle(Baseline baseline)
 
 Baseline parseBaseline(const std::string& text)
 {
-    for (Baseline baseline : allBaselines()) {
-        if (baselineName(baseline) == text) {
-            return baseline;
-        }
-    }
-    throw InputError("method '" + text + "' is not known (use lbd, ce, cb, ldam-drw or ensemble)");
+    return parseNamedChoice(text, allBaselines(), baselineName, "method");
 }
+
+namespace {
+
+// What each method switches on (lbd-math.md section 4, "Baselines").
+struct MethodSwitches {
+    Baseline baseline;
+    int64_t particles;
+    DiscrepancyKind discrepancy;
+    bool deferredReweighting; // w_c from 80 % of the epochs on (DRW), else from the start
+    bool ldamMargins;
+    bool utilityTerm;
+    bool repulsive;
+};
+
+const MethodSwitches kMethods[] = {
+    // The paper uses 3 particles for every ensemble.
+    {Baseline::Lbd, 3, DiscrepancyKind::Linear, true, true, true, true},
+    {Baseline::CrossEntropy, 1, DiscrepancyKind::Constant, false, false, false, false},
+    {Baseline::ClassBalanced, 1, DiscrepancyKind::EffectiveNumber, false, false, false, false},
+    // Cao et al. re-weight with effective numbers (beta = 0.9999) after the DRW epoch.
+    {Baseline::LdamDrw, 1, DiscrepancyKind::EffectiveNumber, true, true, false, false},
+    {Baseline::Ensemble, 3, DiscrepancyKind::Constant, false, false, false, false},
+};
+
+} // namespace
 
 void applyBaseline(Baseline baseline, int epochs, ObjectiveSpec& spec, int64_t& particles)
 {
     if (epochs < 1) {
         throw InputError("option 'epochs' must be 1 or more (got " + std::to_string(epochs) + ")");
     }
-    // 80% of the epochs, as in the paper's 160 of 200 (integer arithmetic: no rounding surprises).
-    const int deferredEpoch = epochs * 4 / 5;
-    switch (baseline) {
-    case Baseline::Lbd:
-        particles = 3; // the paper uses 3 particles for every ensemble
-        spec.discrepancy.kind = DiscrepancyKind::Linear;
-        spec.drwEpoch = deferredEpoch;
-        spec.ldamMargins = true;
-        spec.utilityTerm = true;
-        spec.repulsive = true;
-        return;
-    case Baseline::CrossEntropy:
-        particles = 1;
-        spec.discrepancy.kind = DiscrepancyKind::Constant;
-        spec.drwEpoch = 0;
-        spec.ldamMargins = false;
-        spec.utilityTerm = false;
-        spec.repulsive = false;
-        return;
-    case Baseline::ClassBalanced:
-        particles = 1;
-        spec.discrepancy.kind = DiscrepancyKind::EffectiveNumber;
-        spec.drwEpoch = 0;
-        spec.ldamMargins = false;
-        spec.utilityTerm = false;
-        spec.repulsive = false;
-        return;
-    case Baseline::LdamDrw:
-        // Cao et al. re-weight with effective numbers (beta = 0.9999) after the DRW epoch.
-        particles = 1;
-        spec.discrepancy.kind = DiscrepancyKind::EffectiveNumber;
-        spec.drwEpoch = deferredEpoch;
-        spec.ldamMargins = true;
-        spec.utilityTerm = false;
-        spec.repulsive = false;
-        return;
-    case Baseline::Ensemble:
-        particles = 3;
-        spec.discrepancy.kind = DiscrepancyKind::Constant;
-        spec.drwEpoch = 0;
-        spec.ldamMargins = false;
-        spec.utilityTerm = false;
-        spec.repulsive = false;
+    for (const MethodSwitches& method : kMethods) {
+        if (method.baseline != baseline) {
+            continue;
+        }
+        particles = method.particles;
+        spec.discrepancy.kind = method.discrepancy;
+        // 80% of the epochs, as in the paper's 160 of 200 (integer arithmetic: no rounding surprises).
+        spec.drwEpoch = method.deferredReweighting ? epochs * 4 / 5 : 0;
+        spec.ldamMargins = method.ldamMargins;
+        spec.utilityTerm = method.utilityTerm;
+        spec.repulsive = method.repulsive;
         return;
     }
 }
@@ -183,12 +172,7 @@ std::string utilityFormName(UtilityForm form)
 
 UtilityForm parseUtilityForm(const std::string& text)
 {
-    for (UtilityForm form : allUtilityForms()) {
-        if (utilityFormName(form) == text) {
-            return form;
-        }
-    }
-    throw InputError("utility form '" + text + "' is not known (use bounded, published or paper)");
+    return parseNamedChoice(text, allUtilityForms(), utilityFormName, "utility form");
 }
 
 std::string utilityFormDescription(UtilityForm form)

@@ -3,9 +3,21 @@
 #include "core/util/error.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace lbd {
+namespace {
+
+// 1e+308, not the 309 digits std::to_string writes for it.
+std::string shortNumber(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+} // namespace
 
 UtilityMatrix::UtilityMatrix(int64_t classCount)
     : m_classCount(classCount)
@@ -81,7 +93,7 @@ void UtilityMatrix::checkFinite(const std::string& source, const std::vector<std
                     where += " (true class '" + classNames[t] + "', decision '" + classNames[d] + "')";
                 }
                 throw InputError(source + ": utility matrix value at " + where + " is "
-                                 + std::to_string(v) + "; every value must be a finite number between -1e6 and 1e6");
+                                 + shortNumber(v) + "; every value must be a finite number between -1e+06 and 1e+06");
             }
         }
     }

@@ -3,6 +3,7 @@
 #include "core/lbd/utilitymatrix.h"
 
 #include "core/util/atomicfile.h"
+#include "core/util/csv.h"
 #include "core/util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -26,16 +27,6 @@ struct RawMatrix {
     std::vector<std::vector<double>> rows;
 };
 
-std::string trim(const std::string& s)
-{
-    const auto begin = s.find_first_not_of(" \t\r\n");
-    if (begin == std::string::npos) {
-        return {};
-    }
-    const auto end = s.find_last_not_of(" \t\r\n");
-    return s.substr(begin, end - begin + 1);
-}
-
 std::string lowercase(std::string s)
 {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -51,7 +42,7 @@ std::string extensionOf(const std::string& path)
 // German locale would make strtod read "0,5" and reject "0.5".
 bool parseDouble(const std::string& cell, double& value)
 {
-    std::string text = trim(cell);
+    std::string text = trimBlanks(cell);
     if (!text.empty() && text.front() == '+') {
         text.erase(0, 1);
     }
@@ -69,48 +60,6 @@ std::string formatDouble(double value)
     char buffer[64];
     const auto result = std::to_chars(buffer, buffer + sizeof(buffer), value); // shortest round trip
     return std::string(buffer, result.ptr);
-}
-
-// One CSV line into cells; double quotes protect commas, "" is a literal quote.
-std::vector<std::string> splitCsvLine(const std::string& line)
-{
-    std::vector<std::string> cells;
-    std::string cell;
-    bool quoted = false;
-    for (size_t i = 0; i < line.size(); ++i) {
-        const char ch = line[i];
-        if (quoted) {
-            if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-                cell += '"';
-                ++i;
-            } else if (ch == '"') {
-                quoted = false;
-            } else {
-                cell += ch;
-            }
-        } else if (ch == '"') {
-            quoted = true;
-        } else if (ch == ',') {
-            cells.push_back(trim(cell));
-            cell.clear();
-        } else {
-            cell += ch;
-        }
-    }
-    cells.push_back(trim(cell));
-    return cells;
-}
-
-std::string quoteCsv(const std::string& text)
-{
-    if (text.find_first_of(",\"\n\r") == std::string::npos && trim(text) == text) {
-        return text;
-    }
-    std::string quoted = "\"";
-    for (const char ch : text) {
-        quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    }
-    return quoted + "\"";
 }
 
 std::string listNames(const std::vector<std::string>& names)
@@ -246,7 +195,7 @@ UtilityMatrix parseUtilityCsv(const std::string& text, const std::vector<std::st
     int64_t lineNumber = 0;
     while (std::getline(lines, line)) {
         ++lineNumber;
-        const std::string trimmed = trim(line);
+        const std::string trimmed = trimBlanks(line);
         if (trimmed.empty() || trimmed.front() == '#') {
             continue;
         }
@@ -355,7 +304,7 @@ void saveUtilityCsv(const UtilityMatrix& matrix, const std::string& path, const 
     checkSaveNames(matrix, classNames, path);
     std::string content;
     for (size_t i = 0; i < classNames.size(); ++i) {
-        content += (i ? "," : "") + quoteCsv(classNames[i]);
+        content += (i ? "," : "") + quoteCsvField(classNames[i]);
     }
     if (!classNames.empty()) {
         content += '\n';
@@ -402,7 +351,7 @@ void saveUtilityMatrix(const UtilityMatrix& matrix, const std::string& path, con
 
 UtilityMatrix parseUtilitySpec(const std::string& text, const std::vector<std::string>& classNames)
 {
-    const std::string spec = trim(text);
+    const std::string spec = trimBlanks(text);
     const std::string lower = lowercase(spec);
     const auto classCount = static_cast<int64_t>(classNames.size());
     const bool preset = lower == "onehot" || lower == "one-hot" || lower.rfind("tail:", 0) == 0;
@@ -432,7 +381,7 @@ std::string tailSpec(double penalty)
 
 std::optional<double> tailPenaltyOf(const std::string& spec)
 {
-    const std::string text = lowercase(trim(spec));
+    const std::string text = lowercase(trimBlanks(spec));
     double penalty = 0.0;
     if (text.rfind("tail:", 0) != 0 || !parseDouble(text.substr(5), penalty) || !std::isfinite(penalty) || penalty < 0.0
         || penalty > kMaxUtilityMagnitude) {
@@ -443,7 +392,7 @@ std::optional<double> tailPenaltyOf(const std::string& spec)
 
 bool isUtilityFileSpec(const std::string& spec)
 {
-    const std::string extension = extensionOf(trim(spec));
+    const std::string extension = extensionOf(trimBlanks(spec));
     return extension == ".csv" || extension == ".json";
 }
 

@@ -210,14 +210,11 @@ std::string datasetChoices()
     return choices;
 }
 
-std::vector<ConfigField> makeFields()
-{
-    using C = TrainConfig;
-    std::vector<ConfigField> f;
-    f.push_back(value("name", "run name (the run folder is named after it)", [](C& c) -> auto& { return c.name; }));
-    f.push_back(value("description", "what the preset or run is for", [](C& c) -> auto& { return c.description; }));
+using C = TrainConfig;
 
-    // ---- data ----
+// The table in sections, one function each (the order here is the order of --help and config.json).
+void addDataFields(std::vector<ConfigField>& f)
+{
     f.push_back(named("data.dataset", "the data set or format", datasetChoices(), [](C& c) -> auto& { return c.data.dataset; },
                       [](const std::string& name) { return name; },
                       [](const std::string& text) { return datasetEntry(text).name; }));
@@ -269,8 +266,10 @@ std::vector<ConfigField> makeFields()
                            [](C& c) -> auto& { return c.data.synthetic.size; }), isSynthetic));
     f.push_back(when(value("data.synthetic.seed", "synthetic data: seed of the images (default: data.seed)",
                            [](C& c) -> auto& { return c.data.synthetic.seed; }), isSynthetic));
+}
 
-    // ---- augmentation ----
+void addAugmentAndModelFields(std::vector<ConfigField>& f)
+{
     f.push_back(value("augment.enabled", "augment training batches", [](C& c) -> auto& { return c.augment.enabled; }));
     f.push_back(value("augment.padding", "zero padding before the random crop, in pixels",
                       [](C& c) -> auto& { return c.augment.padding; }));
@@ -280,14 +279,15 @@ std::vector<ConfigField> makeFields()
     f.push_back(value("augment.output_size", "side of the network's input in pixels (smaller images are zero-padded)",
                       [](C& c) -> auto& { return c.augment.outputSize; }));
 
-    // ---- model ----
     f.push_back(value("model.arch", "particle network: resnet32, resnet50 or smallcnn", [](C& c) -> auto& { return c.model.arch; }));
     f.push_back(value("model.particles", "M, the number of particles (ensemble members)",
                       [](C& c) -> auto& { return c.model.particles; }));
     f.push_back(value("model.scale", "s of the cosine classifier (logits = s cos); also the LDAM margins' unit",
                       [](C& c) -> auto& { return c.model.cosineScale; }));
+}
 
-    // ---- objective ----
+void addObjectiveFields(std::vector<ConfigField>& f)
+{
     f.push_back(named("objective.discrepancy", "discrepancy ratio f: w_c = 1/f(n_c)", "linear|effective|sqrt|log|constant|power",
                       [](C& c) -> auto& { return c.objective.discrepancy.kind; }, discrepancyKindName, parseDiscrepancyKind));
     f.push_back(value("objective.beta", "beta of the effective number (discrepancy effective)",
@@ -313,8 +313,10 @@ std::vector<ConfigField> makeFields()
     f.push_back(value("objective.tau", "annealing a(e) = exp(-e/tau) of the repulsive force",
                       [](C& c) -> auto& { return c.objective.tau; }));
     f.push_back(value("objective.eps", "eps in log(Var + eps) of the repulsive term", [](C& c) -> auto& { return c.objective.eps; }));
+}
 
-    // ---- optimiser ----
+void addOptimizerAndTrainingFields(std::vector<ConfigField>& f)
+{
     f.push_back(value("optimizer.lr", "learning rate", [](C& c) -> auto& { return c.optimizer.learningRate; }));
     f.push_back(value("optimizer.momentum", "SGD momentum", [](C& c) -> auto& { return c.optimizer.momentum; }));
     f.push_back(value("optimizer.nesterov", "Nesterov momentum", [](C& c) -> auto& { return c.optimizer.nesterov; }));
@@ -325,7 +327,6 @@ std::vector<ConfigField> makeFields()
     f.push_back(value("optimizer.decay_factors", "factors of the learning rate after each decay epoch",
                       [](C& c) -> auto& { return c.optimizer.decayFactors; }));
 
-    // ---- training ----
     f.push_back(value("train.epochs", "epochs", [](C& c) -> auto& { return c.train.epochs; }));
     f.push_back(value("train.batch_size", "minibatch size", [](C& c) -> auto& { return c.train.batchSize; }));
     f.push_back(value("train.eval_every", "evaluate every K epochs (and after the last)", [](C& c) -> auto& { return c.train.evalEvery; }));
@@ -340,14 +341,27 @@ std::vector<ConfigField> makeFields()
     f.push_back(value("train.seed", "seed of the initialisation, batch order and augmentation",
                       [](C& c) -> auto& { return c.train.seed; }));
     f.push_back(value("train.threads", "CPU threads (0: all cores)", [](C& c) -> auto& { return c.train.threads; }));
+}
 
-    // ---- decisions ----
+void addDecisionFields(std::vector<ConfigField>& f)
+{
     f.push_back(utility("decision.utility", "the DECISION utility matrix of the run's evaluations",
                         [](C& c) -> auto& { return c.decision.utility; }));
     f.push_back(named("decision.rule", "decision rule", "expected|argmax|mean-logit|eq7",
                       [](C& c) -> auto& { return c.decision.rule; }, decisionRuleName, parseDecisionRule));
     f.push_back(value("decision.defer", "defer (reject) when the best expected utility is below this (null: never)",
                       [](C& c) -> auto& { return c.decision.deferUtility; }));
+}
+
+std::vector<ConfigField> makeFields()
+{
+    std::vector<ConfigField> f;
+    f.push_back(value("name", "run name (the run folder is named after it)", [](C& c) -> auto& { return c.name; }));
+    f.push_back(value("description", "what the preset or run is for", [](C& c) -> auto& { return c.description; }));
+    for (const auto add : {addDataFields, addAugmentAndModelFields, addObjectiveFields, addOptimizerAndTrainingFields,
+                           addDecisionFields}) {
+        add(f);
+    }
     return f;
 }
 

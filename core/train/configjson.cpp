@@ -5,6 +5,7 @@
 #include "core/train/configfields.h"
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
+#include "core/util/namedchoice.h"
 
 #include <nlohmann/json.hpp>
 
@@ -233,12 +234,8 @@ std::string precisionName(Precision precision)
 
 Precision parsePrecision(const std::string& text)
 {
-    for (const Precision precision : {Precision::Fp16, Precision::Bf16, Precision::Fp32}) {
-        if (precisionName(precision) == text) {
-            return precision;
-        }
-    }
-    throw InputError("'" + text + "' is not a precision (use fp16, bf16 or fp32)");
+    return parseNamedChoice(text, std::vector<Precision>{Precision::Fp16, Precision::Bf16, Precision::Fp32}, precisionName,
+                            "precision");
 }
 
 void TrainConfig::validate() const

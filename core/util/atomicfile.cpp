@@ -60,14 +60,20 @@ std::string fileErrorMessage(const std::string& path, int error)
     return path + ": " + reason;
 }
 
+void checkOutputFilePath(const std::string& path)
+{
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        throw InputError(path + ": is a folder, not a file");
+    }
+}
+
 void writeFileAtomically(const std::string& path, const std::string& contents)
 {
     static std::atomic<unsigned> counter{0};
     const fs::path target(path);
     std::error_code ec;
-    if (fs::is_directory(target, ec)) {
-        throw InputError(path + ": is a folder, not a file");
-    }
+    checkOutputFilePath(path);
     if (target.has_parent_path()) {
         fs::create_directories(target.parent_path(), ec);
         if (ec) {

@@ -11,6 +11,10 @@ namespace lbd {
 
 void writeFileAtomically(const std::string& path, const std::string& contents);
 
+// Throws InputError when `path` cannot be a file to write (it is a folder): commands that write
+// their result at the end (bench, export) ask first, so a wrong --out fails before the work.
+void checkOutputFilePath(const std::string& path);
+
 // The largest text input read whole (configs, utility matrices, list files, run files): far
 // above any real one, small enough that /dev/zero or a huge file is refused at once.
 inline constexpr int64_t kMaxTextFileBytes = int64_t(64) << 20;

@@ -55,36 +55,28 @@ PickleValue TorchSaveArchive::add(const torch::Tensor& tensor)
 void TorchSaveArchive::write(const std::string& path, const PickleValue& root) const
 {
     const std::string pickle = plainPickle(root);
+    // Serialised in memory, then written atomically: the file is complete or absent, and a
+    // full disk is reported by writeFileAtomically with the file's name and the reason.
+    std::string bytes;
     try {
-        writeFileAtomically(path, [&](const std::string& tempPath) {
-            std::ofstream out(tempPath, std::ios::binary | std::ios::trunc);
-            if (!out) {
-                throw RunError(path + ": cannot write file (" + tempPath + " cannot be created)");
-            }
-            {
-                // The writer-function form names the archive "archive", as torch.save into a
-                // buffer does; the file form would name it after the temporary file.
-                caffe2::serialize::PyTorchStreamWriter writer([&out](const void* data, size_t size) -> size_t {
-                    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
-                    return out ? size : 0;
-                });
-                writer.writeRecord("data.pkl", pickle.data(), pickle.size());
-                const std::string order = hostByteOrder();
-                writer.writeRecord("byteorder", order.data(), order.size());
-                for (size_t i = 0; i < m_storages.size(); ++i) {
-                    const auto& storage = m_storages[i];
-                    writer.writeRecord("data/" + std::to_string(i), storage.data_ptr(), storage.nbytes());
-                }
-                writer.writeEndOfFile(); // also writes the version record
-            }
-            out.close();
-            if (!out) {
-                throw RunError(path + ": cannot write file (disk full or no permission?)");
-            }
+        // The writer-function form names the archive "archive", as torch.save into a buffer
+        // does; the file form would name it after a temporary file.
+        caffe2::serialize::PyTorchStreamWriter writer([&bytes](const void* data, size_t size) -> size_t {
+            bytes.append(static_cast<const char*>(data), size);
+            return size;
         });
+        writer.writeRecord("data.pkl", pickle.data(), pickle.size());
+        const std::string order = hostByteOrder();
+        writer.writeRecord("byteorder", order.data(), order.size());
+        for (size_t i = 0; i < m_storages.size(); ++i) {
+            const auto& storage = m_storages[i];
+            writer.writeRecord("data/" + std::to_string(i), storage.data_ptr(), storage.nbytes());
+        }
+        writer.writeEndOfFile(); // also writes the version record
     } catch (const c10::Error& error) {
         throw RunError(path + ": cannot write file (" + error.what_without_backtrace() + ")");
     }
+    writeFileAtomically(path, bytes);
 }
 
 c10::IValue readTorchSaveFile(const std::string& path, const std::string& what)

@@ -58,7 +58,7 @@ private slots:
         QTest::newRow("int range") << "train.epochs" << "99999999999" << "train.epochs is out of range";
         QTest::newRow("bool") << "augment.flip" << "1" << "augment.flip must be true or false";
         QTest::newRow("negative seed") << "train.seed" << "-1" << "train.seed must not be negative";
-        QTest::newRow("enum") << "train.precision" << "\"fp8\"" << "train.precision is not valid: 'fp8' is not a precision";
+        QTest::newRow("enum") << "train.precision" << "\"fp8\"" << "train.precision is not valid: precision 'fp8' is not known (use fp16, bf16 or fp32)";
         QTest::newRow("rule") << "decision.rule" << "\"vote\"" << "decision.rule";
         QTest::newRow("list") << "optimizer.decay_epochs" << "3" << "optimizer.decay_epochs must be an array";
         QTest::newRow("utility") << "objective.utility" << "3" << "objective.utility";

@@ -1,5 +1,7 @@
 #include "ui/runs/runtablemodel.h"
 
+#include "core/util/csv.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
@@ -354,13 +356,7 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
 
 QString csvField(const QString& text)
 {
-    if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n'))
-        || text.contains(QLatin1Char('\r'))) {
-        QString quoted = text;
-        quoted.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        return QLatin1Char('"') + quoted + QLatin1Char('"');
-    }
-    return text;
+    return QString::fromStdString(lbd::quoteCsvField(text.toStdString()));
 }
 
 QString runsToCsv(const std::vector<lbd::RunSummary>& runs)
