@@ -23,8 +23,11 @@ Trainer::Trainer(TrainConfig config, std::string runDirectory, bool resume)
     : m_state(std::make_unique<State>(std::move(config), std::move(runDirectory), resume))
 {
     if (resume) {
-        if (!m_state->folder.exists(RunFolder::kCheckpoint)) {
-            throw InputError(m_state->folder.path(RunFolder::kCheckpoint) + ": no checkpoint to resume from");
+        // A run stopped before its first checkpoint still has its config and split: it starts
+        // again from epoch 1 on the same split (the same images, the same seeds).
+        const RunFolder& folder = m_state->folder;
+        if (!folder.exists(RunFolder::kCheckpoint) && !(folder.exists(RunFolder::kConfig) && folder.exists(RunFolder::kSplit))) {
+            throw InputError(folder.path(RunFolder::kCheckpoint) + ": no checkpoint to resume from");
         }
         m_state->config = loadTrainConfig(m_state->folder.path(RunFolder::kConfig));
     }

@@ -170,7 +170,10 @@ void TrainingSession::State::openOrStartFolder()
         lock.emplace(RunLock::acquire(folder.directory()));
     }
     torch::Tensor lossScaler;
-    if (resume) {
+    if (resume && !folder.exists(RunFolder::kCheckpoint)) {
+        folder.writeJsonLines(RunFolder::kMetrics, history);
+        message("no checkpoint yet (the run stopped before its first one): training again from epoch 1 on the saved split");
+    } else if (resume) {
         const CheckpointState state = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *model, optimizer.get());
         firstEpoch = state.epoch + 1;
         checkpointEpoch = state.epoch;

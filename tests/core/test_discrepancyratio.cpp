@@ -127,7 +127,7 @@ private slots:
         QCOMPARE(formulas.size(), expected.size());
         QCOMPARE(discrepancyFormula(DiscrepancyKind::Linear), std::string("w_c = 1 / n_c"));
         QCOMPARE(discrepancyFormula(DiscrepancyKind::Log), std::string("w_c = 1 / ln(n_c)"));
-        expectInputError([] { parseDiscrepancyKind("Linear"); }, "discrepancy kind");
+        expectInputError([] { parseDiscrepancyKind("Linear"); }, "discrepancy ratio");
     }
 
     void validationNamesTheField()

@@ -534,6 +534,17 @@ private slots:
         LBD_COMPARE_NEAR(LbdObjective::values(half).total, exact);
     }
 
+    // The CE baseline through the engine is plain cross-entropy of the raw logits.
+    void crossEntropyBaselineIsPlainCrossEntropy()
+    {
+        const BaselinePreset ce = baselinePreset(Baseline::CrossEntropy);
+        LbdObjective ceObjective(ce.objective, {100, 10, 1}, kCpu);
+        const torch::Tensor logits = torch::randn({1, 6, 3});
+        const torch::Tensor labels = torch::tensor({0, 1, 2, 0, 0, 1}, torch::kLong);
+        LBD_COMPARE_NEAR(LbdObjective::values(ceObjective.compute(logits, labels)).total,
+                         torch::nn::functional::cross_entropy(logits[0], labels).item<double>());
+    }
+
     void validationNamesTheField()
     {
         const auto rejects = [](auto change, const char* field) {

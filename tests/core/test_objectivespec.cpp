@@ -51,13 +51,6 @@ private slots:
         QVERIFY(ensemble.objective.discrepancy.kind == DiscrepancyKind::Constant);
         QVERIFY(!ensemble.objective.ldamMargins && !ensemble.objective.utilityTerm && !ensemble.objective.repulsive);
 
-        // CE through the engine is plain cross-entropy of the raw logits.
-        LbdObjective ceObjective(ce.objective, {100, 10, 1}, kCpu);
-        const torch::Tensor logits = torch::randn({1, 6, 3});
-        const torch::Tensor labels = torch::tensor({0, 1, 2, 0, 0, 1}, torch::kLong);
-        LBD_COMPARE_NEAR(LbdObjective::values(ceObjective.compute(logits, labels)).total,
-                         torch::nn::functional::cross_entropy(logits[0], labels).item<double>());
-
         QVERIFY(test::throwsInputError([] { baselinePreset(Baseline::Lbd, 0); }, {"'epochs'"}));
         QVERIFY(test::throwsInputError([] { parseBaseline("LBD"); }, {"method"}));
     }
