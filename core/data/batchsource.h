@@ -23,6 +23,9 @@ struct BatchOptions {
     bool shuffle = true;   // false for evaluation (file order)
     bool augment = true;   // false for evaluation
     bool dropLast = false; // true keeps every batch the same shape (CUDA graphs)
+    // Training: a last batch of a single image is left out of the epoch (batch norm cannot take
+    // statistics over one image; the shuffled order draws that image in other epochs).
+    bool dropSingleImageBatch = false;
     uint64_t seed = 0;
 };
 

@@ -25,6 +25,9 @@ int64_t batchCount(int64_t size, const BatchOptions& options)
     if (options.dropLast && size >= options.batchSize) {
         return size / options.batchSize;
     }
+    if (options.dropSingleImageBatch && size > 1 && size % options.batchSize == 1) {
+        return size / options.batchSize;
+    }
     return (size + options.batchSize - 1) / options.batchSize;
 }
 

@@ -138,9 +138,14 @@ void readReport(const RunFolder& folder, RunSummary& summary)
         const EvaluationReport report = reportFromJson(json.at("evaluation"), folder.path(RunFolder::kReport));
         summary.accuracy = report.overall.accuracy;
         if (report.regionsThirds.regions.size() == 3) {
-            summary.headAccuracy = report.regionsThirds.regions[0].counts.accuracy;
-            summary.mediumAccuracy = report.regionsThirds.regions[1].counts.accuracy;
-            summary.tailAccuracy = report.regionsThirds.regions[2].counts.accuracy;
+            // A region without test images has no accuracy (not 0 %, which would read as a failure).
+            const auto accuracyOf = [&](size_t region) -> std::optional<double> {
+                const auto& counts = report.regionsThirds.regions[region].counts;
+                return counts.total > 0 ? std::optional<double>(counts.accuracy) : std::nullopt;
+            };
+            summary.headAccuracy = accuracyOf(0);
+            summary.mediumAccuracy = accuracyOf(1);
+            summary.tailAccuracy = accuracyOf(2);
         }
         if (!report.fhrPoints.empty()) {
             summary.fhrPointsMean = report.fhrPointsMean;

@@ -208,6 +208,7 @@ void TrainingSession::State::buildBatchesAndStep()
     trainOptions.batchSize = config.train.batchSize;
     trainOptions.seed = config.train.seed;
     trainOptions.dropLast = useGraph; // every batch the captured shape
+    trainOptions.dropSingleImageBatch = true;
     // On CUDA the next batch is gathered and augmented on a second stream during each step.
     trainBatches = makePrefetchingBatchSource(
         makeBatchSource(dataset.train, dataset.format, device, config.augment, normalization, trainOptions), device);

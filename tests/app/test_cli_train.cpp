@@ -153,6 +153,22 @@ private slots:
         EXPECT_MENTIONS(result.err, QStringLiteral("checkpoint.pt"), result, args);
     }
 
+    // 33 training images in batches of 32 leave one image for the last batch: the small CNN's
+    // batch norm over [1, 256, 1, 1] cannot train on it ("Expected more than 1 value per
+    // channel"), so the epoch leaves it out (it is drawn in other epochs) instead of failing.
+    void aLoneLastImageDoesNotStopTraining()
+    {
+        const QString config = path(QStringLiteral("thirty-three.json"));
+        QVERIFY(writeFile(config, R"({"data": {"dataset": "synthetic", "imbalance_ratio": 1, "val_fraction": 0,
+            "synthetic": {"classes": 3, "train_per_class": 11, "test_per_class": 5, "channels": 1, "size": 16}},
+            "augment": {"output_size": 16, "padding": 2}, "model": {"arch": "smallcnn", "particles": 2},
+            "train": {"epochs": 1, "batch_size": 32, "device": "cpu", "threads": 1}})"));
+        const QStringList args = {QStringLiteral("train"), QStringLiteral("--config"), config, QStringLiteral("--out"),
+                                  path(QStringLiteral("run-33")), QStringLiteral("--quiet")};
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 0);
+    }
+
     void trainIntoExistingRun()
     {
         QVERIFY2(!m_run.isEmpty(), "no tiny run (see tinyRunTrained)");
