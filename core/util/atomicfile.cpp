@@ -103,6 +103,28 @@ void writeFileAtomically(const std::string& path, const std::string& contents)
     file.keep();
 }
 
+void writeFileAtomically(const std::string& path, const std::function<void(const std::string& tempPath)>& write)
+{
+    static std::atomic<unsigned> counter{0};
+    const std::string temp = path + ".tmp." + std::to_string(::getpid()) + ".w" + std::to_string(counter++);
+    TempFile file(temp, -1); // removes the temporary file on every early exit
+    write(temp);
+    const int fd = ::open(temp.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw RunError(fileErrorMessage(path, errno));
+    }
+    const bool synced = ::fsync(fd) == 0;
+    const int syncError = errno;
+    ::close(fd);
+    if (!synced) {
+        throw RunError(fileErrorMessage(path, syncError));
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        throw RunError(fileErrorMessage(path, errno));
+    }
+    file.keep();
+}
+
 std::string readTextFile(const std::string& path, int64_t maxBytes)
 {
     std::error_code ec;

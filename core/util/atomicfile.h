@@ -5,11 +5,16 @@
 // Every failure is a RunError that names the file and the system's reason ("disk full: ..." for
 // ENOSPC), and the temporary file is removed.
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace lbd {
 
 void writeFileAtomically(const std::string& path, const std::string& contents);
+
+// For writers that stream (torch's zip writer): `write` fills the temporary file, which is then
+// flushed to disk and renamed over `path`, as above.
+void writeFileAtomically(const std::string& path, const std::function<void(const std::string& tempPath)>& write);
 
 // The largest text input read whole (configs, utility matrices, list files, run files): far
 // above any real one, small enough that /dev/zero or a huge file is refused at once.
