@@ -129,6 +129,11 @@ private slots:
         test::writeBytes(root + "/train-labels-idx1-ubyte", idxHeader({0}, 0));
         QVERIFY(throwsInputError([&] { readIdxDirectory(root, "t", mnistClassNames()); },
                                  {root + "/train-images-idx3-ubyte", "maxImagePixels"}));
+        // Found by tools/fuzz (fuzz_idx_raw): 2^32 - 1 squared wraps to a negative int64 when
+        // multiplied, which a product check let through.
+        test::writeBytes(root + "/train-images-idx3-ubyte", idxHeader({0, 0xFFFFFFFFu, 0xFFFFFFFFu}, 0));
+        QVERIFY(throwsInputError([&] { readIdxDirectory(root, "t", mnistClassNames()); },
+                                 {root + "/train-images-idx3-ubyte", "4294967295 x 4294967295", "maxImagePixels"}));
     }
 
     void textInputsThatAreNotFilesAreRefused()
