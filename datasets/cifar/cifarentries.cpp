@@ -33,7 +33,7 @@ DatasetEntry cifar10Entry()
     entry.description = "CIFAR-10 binary batches (cifar-10-batches-bin). CIFAR-10-LT is one of the paper's benchmarks.";
     entry.files = {"data_batch_1.bin ... data_batch_5.bin", "test_batch.bin", "batches.meta.txt (optional)"};
     entry.obtain = std::string("the binary version (cifar-10-binary.tar.gz) from ") + kCifarPage + ", extracted";
-    entry.read = [](const ReadRequest& request) { return readCifar10(request.directory); };
+    entry.read = [](const ReadRequest& request) { return readCifar10(request.directory, request.options.limits); };
     return entry;
 }
 
@@ -46,7 +46,7 @@ DatasetEntry cifar100Entry()
     entry.description = "CIFAR-100 binary files (cifar-100-binary). CIFAR-100-LT is one of the paper's benchmarks.";
     entry.files = {"train.bin", "test.bin", "fine_label_names.txt (optional)"};
     entry.obtain = std::string("the binary version (cifar-100-binary.tar.gz) from ") + kCifarPage + ", extracted";
-    entry.read = [](const ReadRequest& request) { return readCifar100(request.directory); };
+    entry.read = [](const ReadRequest& request) { return readCifar100(request.directory, request.options.limits); };
     return entry;
 }
 

@@ -42,9 +42,12 @@ std::string resolveDirectory(const std::string& directory, const std::string& ma
 }
 
 // Appends the records of one binary batch file. `labelOffset` picks the label byte used.
-void readRecords(const std::string& path, int64_t labelBytes, int64_t labelOffset, int64_t classCount, RawSplit& split)
+// `alreadyRead` counts the bytes of the files before this one, which share limits.maxInMemoryBytes.
+void readRecords(const std::string& path, int64_t labelBytes, int64_t labelOffset, int64_t classCount,
+                 const ReadLimits& limits, int64_t& alreadyRead, RawSplit& split)
 {
-    const std::vector<uint8_t> bytes = readMaybeGzipFile(path);
+    const std::vector<uint8_t> bytes = readMaybeGzipFile(path, limits, alreadyRead);
+    alreadyRead += static_cast<int64_t>(bytes.size());
     const int64_t recordSize = labelBytes + kPixels;
     if (bytes.empty() || static_cast<int64_t>(bytes.size()) % recordSize != 0) {
         throw InputError(path + ": size " + std::to_string(bytes.size()) + " bytes is not a whole number of "
@@ -99,38 +102,47 @@ constexpr const char* kCifar100Folder = "cifar-100-binary";
 
 } // namespace
 
-RawDataset readCifar10(const std::string& directory)
+RawDataset readCifar10(const std::string& directory, const ReadLimits& limits)
 {
+    int64_t read = 0;
     const std::string root = resolveDirectory(directory, kCifar10Marker, kCifar10Folder);
     RawDataset dataset;
     dataset.name = "cifar10";
     dataset.format = {3, 32, 32};
     for (int batch = 1; batch <= 5; ++batch) {
-        readRecords((fs::path(root) / ("data_batch_" + std::to_string(batch) + ".bin")).string(), 1, 0, 10, dataset.train);
+        readRecords((fs::path(root) / ("data_batch_" + std::to_string(batch) + ".bin")).string(), 1, 0, 10, limits, read,
+                    dataset.train);
     }
-    readRecords((fs::path(root) / "test_batch.bin").string(), 1, 0, 10, dataset.test);
+    readRecords((fs::path(root) / "test_batch.bin").string(), 1, 0, 10, limits, read, dataset.test);
     dataset.classNames = cifar10NamesIn(root);
     return dataset;
 }
 
-RawDataset readCifar100(const std::string& directory)
+RawDataset readCifar100(const std::string& directory, const ReadLimits& limits)
 {
+    int64_t read = 0;
     const std::string root = resolveDirectory(directory, kCifar100Marker, kCifar100Folder);
     RawDataset dataset;
     dataset.name = "cifar100";
     dataset.format = {3, 32, 32};
-    readRecords((fs::path(root) / "train.bin").string(), 2, 1, 100, dataset.train);
-    readRecords((fs::path(root) / "test.bin").string(), 2, 1, 100, dataset.test);
+    readRecords((fs::path(root) / "train.bin").string(), 2, 1, 100, limits, read, dataset.train);
+    readRecords((fs::path(root) / "test.bin").string(), 2, 1, 100, limits, read, dataset.test);
     dataset.classNames = cifar100NamesIn(root);
     return dataset;
 }
 
+// A names file refused by readNameLines (not a regular file, over its size limit) gives the
+// fallback names here: the preview must not throw, and reading the data set reports the error.
 std::vector<std::string> cifar10ClassNames(const std::string& directory)
 {
     if (directory.empty()) {
         return publishedCifar10Names();
     }
-    return cifar10NamesIn(findDataFolder(directory, kCifar10Marker, kCifar10Folder).value_or(directory));
+    try {
+        return cifar10NamesIn(findDataFolder(directory, kCifar10Marker, kCifar10Folder).value_or(directory));
+    } catch (const InputError&) {
+        return publishedCifar10Names();
+    }
 }
 
 std::vector<std::string> cifar100ClassNames(const std::string& directory)
@@ -138,7 +150,11 @@ std::vector<std::string> cifar100ClassNames(const std::string& directory)
     if (directory.empty()) {
         return numberedClassNames(100);
     }
-    return cifar100NamesIn(findDataFolder(directory, kCifar100Marker, kCifar100Folder).value_or(directory));
+    try {
+        return cifar100NamesIn(findDataFolder(directory, kCifar100Marker, kCifar100Folder).value_or(directory));
+    } catch (const InputError&) {
+        return numberedClassNames(100);
+    }
 }
 
 } // namespace lbd

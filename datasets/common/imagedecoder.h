@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "datasets/common/rawdataset.h"
+#include "datasets/common/readlimits.h"
 
 namespace lbd {
 
@@ -15,15 +16,18 @@ bool imageDecodingAvailable();
 
 // Decodes `path`, converts it to `format.channels` (1 = grey, 3 = RGB) and resizes it to
 // format.height x format.width, writing C*H*W bytes (channel-major) to `out`.
-// Throws InputError naming the file when it is missing or cannot be decoded.
-void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out);
+// Throws InputError naming the file when it is missing or cannot be decoded, or when its size on
+// disk or the pixel count its header claims is over `limits` (checked before decoding).
+void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out, const ReadLimits& limits = {});
 
 // The same for encoded bytes in memory (a pasted or dropped image); `label` names it in errors.
-void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out);
+void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out,
+                      const ReadLimits& limits = {});
 
 // Decodes many files on `threads` worker threads into `out` (N x C x H x W bytes); the first
 // failure is rethrown after the workers stop.
-void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out);
+void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out,
+                      const ReadLimits& limits = {});
 
 // Writes C x H x W bytes (channel-major, `format`) as an image file (PNG/JPEG by extension).
 void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format);

@@ -14,9 +14,12 @@ namespace {
 } // namespace
 
 bool imageDecodingAvailable() { return false; }
-void decodeImageFile(const std::string& path, const ImageFormat&, uint8_t*) { noOpenCv(path); }
-void decodeImageBytes(const std::vector<uint8_t>&, const std::string& label, const ImageFormat&, uint8_t*) { noOpenCv(label); }
-void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat&, int, uint8_t*)
+void decodeImageFile(const std::string& path, const ImageFormat&, uint8_t*, const ReadLimits&) { noOpenCv(path); }
+void decodeImageBytes(const std::vector<uint8_t>&, const std::string& label, const ImageFormat&, uint8_t*, const ReadLimits&)
+{
+    noOpenCv(label);
+}
+void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat&, int, uint8_t*, const ReadLimits&)
 {
     noOpenCv(paths.empty() ? std::string("image list") : paths.front());
 }

@@ -1,11 +1,13 @@
 #include "datasets/common/imagedecoder.h"
 
 #include "datasets/common/error.h"
+#include "datasets/common/imageheader.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <exception>
@@ -69,6 +71,26 @@ void convertInto(const cv::Mat& decoded, const std::string& label, const ImageFo
     }
 }
 
+void checkFileSize(int64_t size, const std::string& label, const ReadLimits& limits)
+{
+    if (size > limits.maxImageFileBytes) {
+        throw InputError(label + ": image file of " + std::to_string(size) + " bytes is over the limit of "
+                         + std::to_string(limits.maxImageFileBytes) + " bytes (maxImageFileBytes)");
+    }
+}
+
+// Runs an OpenCV decode and the conversion, turning OpenCV's exceptions (its own size checks,
+// allocation failures, codec errors) into an InputError naming the file.
+template <typename Decode>
+void decodeChecked(const std::string& label, const ImageFormat& format, uint8_t* out, Decode decode)
+{
+    try {
+        convertInto(decode(), label, format, out);
+    } catch (const cv::Exception& error) {
+        throw InputError(label + ": cannot decode image (OpenCV: " + error.err + ")");
+    }
+}
+
 } // namespace
 
 bool imageDecodingAvailable()
@@ -76,25 +98,42 @@ bool imageDecodingAvailable()
     return true;
 }
 
-void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out)
+void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out, const ReadLimits& limits)
 {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
+    const auto status = std::filesystem::status(path, ec);
+    if (!std::filesystem::exists(status)) {
         throw InputError(path + ": image file not found");
     }
-    convertInto(cv::imread(path, cv::IMREAD_UNCHANGED), path, format, out);
+    if (!std::filesystem::is_regular_file(status)) {
+        throw InputError(path + ": not a regular file");
+    }
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) {
+        throw InputError(path + ": cannot read file (" + ec.message() + ")");
+    }
+    checkFileSize(static_cast<int64_t>(size), path, limits);
+    const std::vector<uint8_t> head = readFileHead(path, static_cast<size_t>(kImageHeaderBytes));
+    checkImageHeader(head.data(), head.size(), path, limits);
+    decodeChecked(path, format, out, [&] { return cv::imread(path, cv::IMREAD_UNCHANGED); });
 }
 
-void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out)
+void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out,
+                      const ReadLimits& limits)
 {
     if (bytes.empty()) {
         throw InputError(label + ": empty file");
     }
-    const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<uint8_t*>(bytes.data()));
-    convertInto(cv::imdecode(buffer, cv::IMREAD_UNCHANGED), label, format, out);
+    checkFileSize(static_cast<int64_t>(bytes.size()), label, limits);
+    checkImageHeader(bytes.data(), std::min(bytes.size(), static_cast<size_t>(kImageHeaderBytes)), label, limits);
+    decodeChecked(label, format, out, [&] {
+        const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<uint8_t*>(bytes.data()));
+        return cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
+    });
 }
 
-void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out)
+void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out,
+                      const ReadLimits& limits)
 {
     const auto count = static_cast<int64_t>(paths.size());
     const int64_t imageBytes = format.bytesPerImage();
@@ -105,7 +144,7 @@ void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& 
     const auto work = [&] {
         for (int64_t i = next++; i < count && !failed; i = next++) {
             try {
-                decodeImageFile(paths[static_cast<size_t>(i)], format, out + i * imageBytes);
+                decodeImageFile(paths[static_cast<size_t>(i)], format, out + i * imageBytes, limits);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(errorMutex);
                 if (!failed.exchange(true)) {
@@ -137,18 +176,24 @@ void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageF
         throw InputError(path + ": cannot write an image of " + std::to_string(channels) + " channels (use 1 or 3)");
     }
     // CHW planes -> HWC interleaved, in OpenCV's BGR order.
-    cv::Mat image(height, width, channels == 1 ? CV_8UC1 : CV_8UC3);
-    const int64_t plane = format.height * format.width;
-    for (int y = 0; y < height; ++y) {
-        uint8_t* row = image.ptr<uint8_t>(y);
-        for (int x = 0; x < width; ++x) {
-            for (int c = 0; c < channels; ++c) {
-                const int bgr = channels == 3 ? 2 - c : c;
-                row[x * channels + bgr] = pixels[c * plane + int64_t(y) * width + x];
+    bool written = false;
+    try {
+        cv::Mat image(height, width, channels == 1 ? CV_8UC1 : CV_8UC3);
+        const int64_t plane = format.height * format.width;
+        for (int y = 0; y < height; ++y) {
+            uint8_t* row = image.ptr<uint8_t>(y);
+            for (int x = 0; x < width; ++x) {
+                for (int c = 0; c < channels; ++c) {
+                    const int bgr = channels == 3 ? 2 - c : c;
+                    row[x * channels + bgr] = pixels[c * plane + int64_t(y) * width + x];
+                }
             }
         }
+        written = cv::imwrite(path, image);
+    } catch (const cv::Exception& error) {
+        throw InputError(path + ": cannot write image (OpenCV: " + error.err + ")");
     }
-    if (!cv::imwrite(path, image)) {
+    if (!written) {
         throw InputError(path + ": cannot write image");
     }
 }

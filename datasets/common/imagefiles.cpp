@@ -22,7 +22,7 @@ RawSplit makeImageFileSplit(std::vector<std::string> paths, std::vector<int64_t>
     const int threads = options.decodeThreads > 0 ? options.decodeThreads
                                                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     split.pixels.resize(static_cast<size_t>(bytes));
-    decodeImageFiles(paths, options.format, threads, split.pixels.data());
+    decodeImageFiles(paths, options.format, threads, split.pixels.data(), options.limits);
     return split;
 }
 

@@ -14,7 +14,7 @@ DatasetEntry idxEntry(const std::string& name, const std::vector<std::string>& c
     entry.classNames = classNames;
     entry.nativeFormat = {1, 28, 28};
     entry.read = [name, classNames](const ReadRequest& request) {
-        return readIdxDirectory(request.directory, name, classNames);
+        return readIdxDirectory(request.directory, name, classNames, request.options.limits);
     };
     return entry;
 }

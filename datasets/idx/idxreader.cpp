@@ -3,6 +3,7 @@
 #include "datasets/common/compressedfile.h"
 #include "datasets/common/error.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -30,32 +31,46 @@ std::string findIdxFile(const std::string& directory, const std::string& stem)
 
 } // namespace
 
-IdxArray readIdxFile(const std::string& path)
+IdxArray readIdxFile(const std::string& path, const ReadLimits& limits, int64_t alreadyRead)
 {
-    std::vector<uint8_t> bytes = readMaybeGzipFile(path);
-    if (bytes.size() < 4) {
-        throw InputError(path + ": file too short to be an IDX file (" + std::to_string(bytes.size()) + " bytes)");
+    // The header is read first (at most 4 + 4 * 4 bytes), so its claim is checked before any data.
+    const std::vector<uint8_t> head = readMaybeGzipPrefix(path, 4 + 4 * 4);
+    if (head.size() < 4) {
+        throw InputError(path + ": file too short to be an IDX file (" + std::to_string(head.size()) + " bytes)");
     }
-    if (bytes[0] != 0 || bytes[1] != 0 || bytes[2] != 0x08) {
+    if (head[0] != 0 || head[1] != 0 || head[2] != 0x08) {
         char magic[16];
-        std::snprintf(magic, sizeof magic, "0x%08x", readBigEndian32(bytes.data()));
+        std::snprintf(magic, sizeof magic, "0x%08x", readBigEndian32(head.data()));
         throw InputError(path + ": wrong magic number " + magic + " (expected 0x0000080N for unsigned-byte IDX data)");
     }
-    const int dimensions = bytes[3];
+    const int dimensions = head[3];
     if (dimensions < 1 || dimensions > 4) {
         throw InputError(path + ": unsupported number of IDX dimensions " + std::to_string(dimensions));
     }
     const size_t headerSize = 4 + 4 * static_cast<size_t>(dimensions);
-    if (bytes.size() < headerSize) {
+    if (head.size() < headerSize) {
         throw InputError(path + ": truncated IDX header");
     }
     IdxArray array;
-    int64_t expected = 1;
+    const int64_t left = limits.maxInMemoryBytes - alreadyRead - static_cast<int64_t>(headerSize);
+    std::string claim;
     for (int d = 0; d < dimensions; ++d) {
-        array.shape.push_back(readBigEndian32(bytes.data() + 4 + 4 * d));
-        expected *= array.shape.back();
+        array.shape.push_back(readBigEndian32(head.data() + 4 + 4 * d));
+        claim += (d > 0 ? " x " : "") + std::to_string(array.shape.back());
     }
-    const auto available = static_cast<int64_t>(bytes.size() - headerSize);
+    // Four 32-bit sizes multiplied overflow int64: compared with the budget by division instead.
+    const bool empty = std::find(array.shape.begin(), array.shape.end(), 0) != array.shape.end();
+    int64_t expected = empty ? 0 : 1;
+    for (size_t d = 0; d < array.shape.size() && !empty; ++d) {
+        if (expected > left / array.shape[d]) {
+            throw InputError(path + ": header claims " + claim + " bytes of data, over the in-memory data budget of "
+                             + std::to_string(limits.maxInMemoryBytes) + " bytes (maxInMemoryBytes)"
+                             + (alreadyRead > 0 ? " with the files read before it" : ""));
+        }
+        expected *= array.shape[d];
+    }
+    std::vector<uint8_t> bytes = readMaybeGzipFile(path, limits, alreadyRead);
+    const auto available = static_cast<int64_t>(bytes.size() - std::min(bytes.size(), headerSize));
     if (available < expected) {
         throw InputError(path + ": truncated file (" + std::to_string(available) + " of " + std::to_string(expected)
                          + " data bytes present)");
@@ -67,7 +82,8 @@ IdxArray readIdxFile(const std::string& path)
     return array;
 }
 
-RawDataset readIdxDirectory(const std::string& directory, const std::string& name, const std::vector<std::string>& classNames)
+RawDataset readIdxDirectory(const std::string& directory, const std::string& name, const std::vector<std::string>& classNames,
+                            const ReadLimits& limits)
 {
     std::error_code ec;
     if (!std::filesystem::is_directory(directory, ec)) {
@@ -77,11 +93,14 @@ RawDataset readIdxDirectory(const std::string& directory, const std::string& nam
     dataset.name = name;
     dataset.classNames = classNames;
     std::vector<int64_t> imageShape; // [N, H, W] of the training images
+    int64_t read = 0;                // bytes of the files read so far: the four share the budget
     const auto load = [&](const std::string& imagesStem, const std::string& labelsStem, RawSplit& split) {
         const std::string imagesPath = findIdxFile(directory, imagesStem);
         const std::string labelsPath = findIdxFile(directory, labelsStem);
-        IdxArray images = readIdxFile(imagesPath);
-        const IdxArray labels = readIdxFile(labelsPath);
+        IdxArray images = readIdxFile(imagesPath, limits, read);
+        read += static_cast<int64_t>(images.values.size());
+        const IdxArray labels = readIdxFile(labelsPath, limits, read);
+        read += static_cast<int64_t>(labels.values.size());
         if (images.shape.size() != 3) {
             throw InputError(imagesPath + ": expected a 3-dimensional image array, found "
                              + std::to_string(images.shape.size()) + " dimensions");
@@ -92,6 +111,13 @@ RawDataset readIdxDirectory(const std::string& directory, const std::string& nam
         if (labels.shape[0] != images.shape[0]) {
             throw InputError(labelsPath + ": " + std::to_string(labels.shape[0]) + " labels for "
                              + std::to_string(images.shape[0]) + " images in " + imagesPath);
+        }
+        // H x W sizes every image buffer made later, also for a file of zero images. Compared by
+        // division: two 32-bit sizes multiplied overflow int64 (found by tools/fuzz).
+        if (images.shape[1] > 0 && images.shape[2] > limits.maxImagePixels / images.shape[1]) {
+            throw InputError(imagesPath + ": images of " + std::to_string(images.shape[1]) + " x "
+                             + std::to_string(images.shape[2]) + " pixels are over the limit of "
+                             + std::to_string(limits.maxImagePixels) + " pixels (maxImagePixels)");
         }
         split.labels.assign(labels.values.begin(), labels.values.end());
         checkLabelRange(split.labels, static_cast<int64_t>(classNames.size()), labelsPath);

@@ -15,29 +15,84 @@ namespace fs = std::filesystem;
 
 using ClassFiles = std::map<std::string, std::vector<std::string>>; // class name -> sorted files
 
-ClassFiles scanClasses(const fs::path& root)
+// std::filesystem's own exceptions say "filesystem error: ..." and name the call; these name the
+// path and what is wrong with it, as every reader error does.
+[[noreturn]] void cannotRead(const fs::path& path, const std::error_code& ec)
 {
-    ClassFiles classes;
+    const std::string reason = ec == std::errc::permission_denied ? "permission denied" : ec.message();
+    throw InputError(path.string() + ": cannot read (" + reason + ")");
+}
+
+// The type of `path`, symlinks followed; not_found for a missing path or a dangling link. A
+// symlink loop or an unreadable parent folder is an InputError naming it.
+fs::file_type typeOf(const fs::path& path)
+{
     std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(root, ec)) {
-        if (!entry.is_directory()) {
-            continue;
-        }
-        std::vector<std::string> files;
-        for (const auto& file : fs::recursive_directory_iterator(entry.path(), ec)) {
-            if (file.is_regular_file() && hasImageExtension(file.path().string())) {
-                files.push_back(file.path().string());
-            }
-        }
-        if (files.empty()) {
-            throw InputError(entry.path().string() + ": class folder contains no image files (.png, .jpg, ...)");
-        }
-        std::sort(files.begin(), files.end());
-        classes[entry.path().filename().string()] = std::move(files);
+    const fs::file_status status = fs::status(path, ec);
+    if (status.type() == fs::file_type::none) {
+        cannotRead(path, ec);
+    }
+    return status.type();
+}
+
+void requireFolder(const fs::path& path)
+{
+    const fs::file_type type = typeOf(path);
+    if (type == fs::file_type::not_found) {
+        throw InputError(path.string() + ": image folder not found");
+    }
+    if (type != fs::file_type::directory) {
+        throw InputError(path.string() + ": is a file, not a folder");
+    }
+}
+
+// Calls `visit` for each entry of `folder`; an unreadable folder is an InputError naming it.
+template <typename Visit>
+void forEachEntry(const fs::path& folder, Visit visit)
+{
+    std::error_code ec;
+    fs::directory_iterator it(folder, ec);
+    for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        visit(it->path());
     }
     if (ec) {
-        throw InputError(root.string() + ": cannot list folder (" + ec.message() + ")");
+        cannotRead(folder, ec);
     }
+}
+
+// Image files under `folder`, in its sub-folders too. Symlinked files are followed; symlinked
+// folders are not (as recursive_directory_iterator does by default), so a link cycle ends here.
+void collectImages(const fs::path& folder, std::vector<std::string>& files)
+{
+    forEachEntry(folder, [&](const fs::path& path) {
+        std::error_code ec;
+        if (fs::is_directory(fs::symlink_status(path, ec))) {
+            collectImages(path, files);
+        } else if (hasImageExtension(path.string()) && typeOf(path) == fs::file_type::regular) {
+            files.push_back(path.string());
+        }
+    });
+}
+
+ClassFiles scanClasses(const fs::path& root, const ReadLimits& limits)
+{
+    ClassFiles classes;
+    forEachEntry(root, [&](const fs::path& path) {
+        if (typeOf(path) != fs::file_type::directory) {
+            return;
+        }
+        if (static_cast<int64_t>(classes.size()) >= limits.maxClasses) {
+            throw InputError(root.string() + ": more class folders than the limit of " + std::to_string(limits.maxClasses)
+                             + " classes (maxClasses)");
+        }
+        std::vector<std::string> files;
+        collectImages(path, files);
+        if (files.empty()) {
+            throw InputError(path.string() + ": class folder contains no image files (.png, .jpg, ...)");
+        }
+        std::sort(files.begin(), files.end());
+        classes[path.filename().string()] = std::move(files);
+    });
     if (classes.size() < 2) {
         throw InputError(root.string() + ": an image folder needs at least two class subfolders, found "
                          + std::to_string(classes.size()));
@@ -50,19 +105,18 @@ ClassFiles scanClasses(const fs::path& root)
 RawDataset readImageFolder(const std::string& rootText, const ImageFolderOptions& options)
 {
     const fs::path root(rootText);
+    requireFolder(root);
     std::error_code ec;
-    if (!fs::is_directory(root, ec)) {
-        throw InputError(rootText + ": image folder not found");
-    }
     RawDataset dataset;
     dataset.name = "folder:" + fs::absolute(root, ec).lexically_normal().string();
     dataset.format = options.files.format;
 
     std::vector<std::string> trainPaths, testPaths;
     std::vector<int64_t> trainLabels, testLabels;
-    if (fs::is_directory(root / "train", ec) && fs::is_directory(root / "test", ec)) {
-        const ClassFiles train = scanClasses(root / "train");
-        const ClassFiles test = scanClasses(root / "test");
+    const ReadLimits& limits = options.files.limits;
+    if (typeOf(root / "train") == fs::file_type::directory && typeOf(root / "test") == fs::file_type::directory) {
+        const ClassFiles train = scanClasses(root / "train", limits);
+        const ClassFiles test = scanClasses(root / "test", limits);
         for (const auto& [name, files] : train) {
             const auto label = static_cast<int64_t>(dataset.classNames.size());
             dataset.classNames.push_back(name);
@@ -87,7 +141,7 @@ RawDataset readImageFolder(const std::string& rootText, const ImageFolderOptions
             throw InputError("held_out_fraction must be in (0, 1), got " + std::to_string(options.heldOutFraction));
         }
         Rng rng(options.seed, 0x7e57);
-        for (const auto& [name, sortedFiles] : scanClasses(root)) {
+        for (const auto& [name, sortedFiles] : scanClasses(root, limits)) {
             const auto label = static_cast<int64_t>(dataset.classNames.size());
             dataset.classNames.push_back(name);
             std::vector<std::string> files = sortedFiles;

@@ -16,9 +16,9 @@ struct ListEntries {
     std::vector<int64_t> labels;
 };
 
-ListEntries readList(const std::string& listPath, const fs::path& root)
+ListEntries readList(const std::string& listPath, const fs::path& root, const ReadLimits& limits)
 {
-    const std::optional<std::vector<std::string>> lines = readTextLines(listPath);
+    const std::optional<std::vector<std::string>> lines = readTextLines(listPath, limits);
     if (!lines) {
         throw InputError(listPath + ": list file not found or unreadable");
     }
@@ -48,6 +48,11 @@ ListEntries readList(const std::string& listPath, const fs::path& root)
         if (used != labelText.size() || label < 0) {
             throw InputError(where + ": label '" + labelText + "' is not a non-negative integer");
         }
+        // Checked here, line by line: the class count (and per-class arrays) follow the largest label.
+        if (label >= limits.maxClasses) {
+            throw InputError(where + ": label " + labelText + " is not below the limit of "
+                             + std::to_string(limits.maxClasses) + " classes (maxClasses)");
+        }
         entries.paths.push_back((root / path).string());
         entries.labels.push_back(label);
     }
@@ -69,11 +74,12 @@ RawDataset readListFiles(const std::string& imageRoot, const std::string& trainL
     const auto resolve = [&](const std::string& list) {
         return fs::path(list).is_absolute() || fs::exists(list, ec) ? list : (fs::path(imageRoot) / list).string();
     };
-    ListEntries train = readList(resolve(trainList), imageRoot);
-    ListEntries test = readList(resolve(testList), imageRoot);
+    const ReadLimits& limits = options.files.limits;
+    ListEntries train = readList(resolve(trainList), imageRoot, limits);
+    ListEntries test = readList(resolve(testList), imageRoot, limits);
     ListEntries validation;
     if (!options.validationList.empty()) {
-        validation = readList(resolve(options.validationList), imageRoot);
+        validation = readList(resolve(options.validationList), imageRoot, limits);
     }
     int64_t classCount = 0;
     for (const auto label : train.labels) {
@@ -91,7 +97,7 @@ RawDataset readListFiles(const std::string& imageRoot, const std::string& trainL
     dataset.name = "list:" + fs::absolute(resolve(trainList), ec).lexically_normal().string();
     dataset.format = options.files.format;
     if (!options.classNamesFile.empty()) {
-        std::optional<std::vector<std::string>> names = readNameLines(options.classNamesFile);
+        std::optional<std::vector<std::string>> names = readNameLines(options.classNamesFile, limits);
         if (!names) {
             throw InputError(options.classNamesFile + ": class names file not found");
         }

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of every fuzz target into tools/fuzz/corpus/<target>/: small valid
+files and edge cases of each format, so the fuzzer starts inside the formats rather than at
+random bytes. The files are committed; rerun this after changing it (python3 make_corpus.py)."""
+import gzip
+import json
+import os
+import shutil
+import struct
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CORPUS = os.path.join(HERE, "corpus")
+
+
+def write(target, name, data):
+    folder = os.path.join(CORPUS, target)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as out:
+        out.write(data if isinstance(data, bytes) else data.encode())
+
+
+def idx(shape, fill=lambda i: i % 251):
+    count = 1
+    for size in shape:
+        count *= size
+    header = bytes([0, 0, 8, len(shape)]) + b"".join(struct.pack(">I", s) for s in shape)
+    return header + bytes(fill(i) for i in range(count))
+
+
+def idx_seeds():
+    two_images = idx([2, 28, 28])
+    labels = idx([2], lambda i: i + 3)
+    seeds = {
+        "images2.idx3": two_images,
+        "labels2.idx1": labels,
+        "empty.idx1": idx([0]),
+        "claims10M.idx3": idx([10000000, 28, 28])[:16] + bytes(64),
+        "zero-images-huge.idx3": idx([0, 100000, 100000]),
+        "four-dims.idx4": idx([1, 2, 3, 4]),
+        "truncated.idx3": two_images[:100],
+        "wrong-magic": b"\x00\x00\x0d\x03" + two_images[4:40],
+    }
+    for name, data in seeds.items():
+        write("idx_raw", name, data)
+        write("idx_gzip", name, b"\x00" + data)  # first byte: cut 0 bytes off the gzip stream
+    write("idx_raw", "images2.idx3.gz", gzip.compress(two_images, mtime=0))
+    write("idx_raw", "truncated.gz", gzip.compress(two_images, mtime=0)[:60])
+    write("idx_gzip", "cut-trailer", b"\x06" + labels)
+
+
+def cifar_seeds():
+    ten = b"".join(bytes([label]) + bytes((label * 7 + i) % 256 for i in range(3072)) for label in (3, 9))
+    hundred = b"".join(bytes([1, fine]) + bytes(3072) for fine in (0, 99))
+    write("cifar", "cifar10-2records", b"\x00" + ten)
+    write("cifar", "cifar100-2records", b"\x01" + hundred)
+    write("cifar", "cifar10-label-10", b"\x00" + bytes([10]) + bytes(3072))
+    write("cifar", "cifar10-truncated", b"\x00" + ten[:4000])
+    write("cifar", "cifar10-gzip", b"\x00" + gzip.compress(ten, mtime=0))
+    names = "\n".join(["airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck"])
+    write("cifar", "names-only", b"\x02" + names.encode())
+
+
+def list_seeds():
+    write("list", "two-classes", "a.png 0\nb.png 1\nc.png 1\n")
+    write("list", "spaces-comments-crlf", "# comment\n\nsub dir/c d.png 1\r\nx.png\t0\r\n")
+    write("list", "big-label", "a.png 0\nb.png 99999\n")
+    write("list", "negative-label", "a.png -1\n")
+    write("list", "names", "cat\ndog \n\nbird\n")
+
+
+def png(width, height):
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    rows = b"".join(b"\x00" + bytes(3 * width) for _ in range(height))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def image_seeds():
+    jpeg_sof = b"\xff\xc0\x00\x11\x08" + struct.pack(">HH", 20, 24) + b"\x03\x01\x22\x00\x02\x11\x01\x03\x11\x01"
+    bmp_info = struct.pack("<IiiHHIIiiII", 40, 3, -2, 1, 24, 0, 0, 2835, 2835, 0, 0)
+    bmp = b"BM" + struct.pack("<IHHI", 14 + 40 + 24, 0, 0, 54) + bmp_info + bytes(24)
+    tiff_le = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 2) \
+        + struct.pack("<HHII", 256, 3, 1, 300) + struct.pack("<HHII", 257, 4, 1, 200) + b"\x00\x00\x00\x00"
+    tiff_be = b"MM\x00*" + struct.pack(">I", 8) + struct.pack(">H", 2) \
+        + struct.pack(">HHIHH", 256, 3, 1, 300, 0) + struct.pack(">HHII", 257, 4, 1, 200) + b"\x00\x00\x00\x00"
+    vp8 = b"RIFF" + struct.pack("<I", 30) + b"WEBPVP8 " + struct.pack("<I", 18) \
+        + b"\x50\x02\x00\x9d\x01\x2a" + struct.pack("<HH", 24, 20) + bytes(8)
+    vp8l = b"RIFF" + struct.pack("<I", 20) + b"WEBPVP8L" + struct.pack("<I", 5) + b"\x2f" \
+        + struct.pack("<I", (24 - 1) | ((20 - 1) << 14))
+    vp8x = b"RIFF" + struct.pack("<I", 22) + b"WEBPVP8X" + struct.pack("<I", 10) + bytes(4) \
+        + (24 - 1).to_bytes(3, "little") + (20 - 1).to_bytes(3, "little")
+    seeds = {
+        "tiny.png": png(3, 2),
+        "huge-claim.png": png(1, 1)[:16] + struct.pack(">II", 100000, 100000) + png(1, 1)[24:],
+        "app-dht-sof2.jpg": b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00"
+                            + b"\xff\xc4\x00\x05\x00\x00\x00" + jpeg_sof.replace(b"\xff\xc0", b"\xff\xc2") + b"\xff\xd9",
+        "baseline.jpg": b"\xff\xd8" + jpeg_sof + b"\xff\xda\x00\x02\xff\xd9",
+        "topdown.bmp": bmp,
+        "core.bmp": b"BM" + bytes(12) + struct.pack("<IHHHH", 12, 5, 4, 1, 24),
+        "le.tiff": tiff_le,
+        "be.tiff": tiff_be,
+        "lossy.webp": vp8,
+        "lossless.webp": vp8l,
+        "extended.webp": vp8x,
+        "p1.pbm": b"P1\n# comment\n3 2\n1 0 1\n0 1 0\n",
+        "p5.pgm": b"P5 4 4 255\n" + bytes(16),
+        "p6.ppm": b"P6\n2 2\n255\n" + bytes(12),
+        "p7.pam": b"P7\nWIDTH 2\nHEIGHT 3\nDEPTH 1\nMAXVAL 255\nTUPLTYPE GRAYSCALE\nENDHDR\n" + bytes(6),
+        "tiny.gif": b"GIF89a\x02\x00\x02\x00\x00\x00\x00;",
+    }
+    for name, data in seeds.items():
+        write("imageheader", name, data)
+
+
+def utility_seeds():
+    write("utilitymatrix", "named.csv", "cat,dog,bird\n1,0,0\n0,1,-0.5\n0,0,1\n")
+    write("utilitymatrix", "plain.csv", "# a comment\n1,0\n0,1\n")
+    write("utilitymatrix", "named.json", json.dumps({"classes": ["bird", "cat", "dog"],
+                                                     "matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}))
+    write("utilitymatrix", "plain.json", json.dumps({"matrix": [[1, -2], [0, 1e6]]}))
+    write("utilitymatrix", "spec-tail", "tail:2")
+    write("utilitymatrix", "spec-onehot", "onehot")
+
+
+def config_seeds():
+    presets = os.path.join(ROOT, "resources", "presets")
+    for name in sorted(os.listdir(presets)):
+        if name.endswith(".json"):
+            shutil.copyfile(os.path.join(presets, name), os.path.join(CORPUS, "configjson", name))
+
+
+def runfolder_seeds():
+    # First byte: 0 config.json, 1 run.json, 2 status.json, 3 report.json, 4 metrics.jsonl.
+    with open(os.path.join(ROOT, "resources", "presets", "quick-cpu.json"), "rb") as preset:
+        write("runfolder", "config", b"\x00" + preset.read())
+    manifest = {"dataset": "fashion-mnist", "class_names": ["a", "b"], "train_counts": [5, 1], "test_counts": [2, 2],
+                "image": {"channels": 1, "height": 28, "width": 28}, "input_size": 32,
+                "normalization": {"mean": [0.5], "std": [0.25]}, "device": "cpu", "created": "2026-01-01T00:00:00Z"}
+    write("runfolder", "manifest", b"\x01" + json.dumps(manifest).encode())
+    status = {"state": "stopped", "epochs_done": 3, "epochs": 10, "checkpoint_epoch": 3, "message": "stopped",
+              "updated": "2026-01-01T00:10:00Z"}
+    write("runfolder", "status", b"\x02" + json.dumps(status).encode())
+    report = {"evaluation": {"rule": "argmax", "classes": 2, "images": 4,
+                             "overall": {"accuracy": 0.5, "correct": 2, "total": 4},
+                             "warnings": ["near chance"]}, "train_seconds": 12.5}
+    write("runfolder", "report", b"\x03" + json.dumps(report).encode())
+    write("runfolder", "metrics", b"\x04" + b'{"epoch": 1, "train_loss": 0.7, "test_accuracy": 0.5}\n')
+
+
+if __name__ == "__main__":
+    shutil.rmtree(CORPUS, ignore_errors=True)
+    os.makedirs(os.path.join(CORPUS, "configjson"))
+    idx_seeds()
+    cifar_seeds()
+    list_seeds()
+    image_seeds()
+    utility_seeds()
+    config_seeds()
+    runfolder_seeds()
+    for target in sorted(os.listdir(CORPUS)):
+        print(target, len(os.listdir(os.path.join(CORPUS, target))), "files")
