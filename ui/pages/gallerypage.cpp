@@ -1,6 +1,5 @@
 #include "ui/pages/gallerypage.h"
 #include "ui/seriescolors.h"
-#include "ui/pooltask.h"
 
 #include "core/data/regions.h"
 #include "core/infer/runresults.h"
@@ -18,11 +17,9 @@
 #include <QListView>
 #include <QPainter>
 #include <QPixmap>
-#include <QPromise>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStyledItemDelegate>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -33,8 +30,6 @@ namespace lbd::ui {
 
 // Everything the gallery shows, computed once per run off the GUI thread and then only read.
 struct GalleryData {
-    int generation = 0;
-    QString error; // the run could not be loaded
     std::shared_ptr<const lbd::RunResults> results;
     std::vector<lbd::ImageUncertainty> uncertainty; // per test image
     std::vector<int64_t> byInformation;             // image indices, mutual information decreasing
@@ -61,11 +56,11 @@ constexpr int kMaxPlottedClasses = 12;
 const QColor kCorrect(0x2e, 0x7d, 0x32);
 const QColor kWrong(0xc6, 0x28, 0x28);
 
-std::shared_ptr<const GalleryData> loadGallery(const std::string& directory, int generation)
+// Throws (lbd::InputError naming the file) when the run's results cannot be read.
+std::shared_ptr<const GalleryData> loadGallery(const std::string& directory)
 {
     auto data = std::make_shared<GalleryData>();
-    data->generation = generation;
-    try {
+    {
         auto results = std::make_shared<const lbd::RunResults>(lbd::loadRunResults(directory));
         data->results = results;
         data->uncertainty = lbd::imageUncertainties(*results);
@@ -86,8 +81,6 @@ std::shared_ptr<const GalleryData> loadGallery(const std::string& directory, int
         } catch (const std::exception& error) {
             data->imageError = QString::fromUtf8(error.what());
         }
-    } catch (const std::exception& error) {
-        data->error = QString::fromUtf8(error.what());
     }
     return data;
 }
@@ -436,11 +429,10 @@ GalleryPage::GalleryPage(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_message);
     layout->addWidget(m_stack, 1);
 
-    connect(&m_loadWatcher, &QFutureWatcher<std::shared_ptr<const GalleryData>>::finished, this, &GalleryPage::onLoaded);
     clearDetail();
 }
 
-GalleryPage::~GalleryPage() { m_loadWatcher.disconnect(this); }
+GalleryPage::~GalleryPage() = default;
 
 void GalleryPage::showRun(const QString& directory)
 {
@@ -448,27 +440,25 @@ void GalleryPage::showRun(const QString& directory)
     m_runLabel->setText(tr("Run: %1 (loading the test images and computing every image's uncertainty...)")
                             .arg(QDir::toNativeSeparators(directory)));
     showMessage({}, false);
-    const int generation = ++m_loadGeneration;
     const std::string path = directory.toStdString();
-    m_loadWatcher.setFuture(runOnPool<std::shared_ptr<const GalleryData>>([path, generation] { return loadGallery(path, generation); }));
+    m_load.start([path] { return loadGallery(path); },
+                 [this](std::shared_ptr<const GalleryData> data) { onLoaded(std::move(data)); },
+                 [this](const QString& error) { onLoadFailed(error); });
 }
 
-void GalleryPage::onLoaded()
+void GalleryPage::onLoadFailed(const QString& error)
 {
-    const std::shared_ptr<const GalleryData> data = m_loadWatcher.result();
-    if (!data || data->generation != m_loadGeneration) {
-        return;
-    }
     m_runLabel->setText(tr("Run: %1").arg(QDir::toNativeSeparators(m_directory)));
-    if (!data->error.isEmpty()) {
-        m_data.reset();
-        m_model->reset(nullptr, {}, sortKey());
-        m_stack->setCurrentIndex(0);
-        clearDetail();
-        showMessage(tr("Cannot show this run in the gallery: %1").arg(data->error), true);
-        emit failed(data->error);
-        return;
-    }
+    m_data.reset();
+    m_model->reset(nullptr, {}, sortKey());
+    m_stack->setCurrentIndex(0);
+    clearDetail();
+    showMessage(tr("Cannot show this run in the gallery: %1").arg(error), true);
+    emit failed(error);
+}
+
+void GalleryPage::onLoaded(std::shared_ptr<const GalleryData> data)
+{
     m_data = data;
     showMessage(data->imageError.isEmpty()
                     ? QString()
