@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ui/background/latestrequest.h"
+#include "ui/gallery/gallerydata.h"
 
 class QComboBox;
 class QLabel;
@@ -22,7 +23,6 @@ class QStackedWidget;
 namespace lbd::ui {
 
 class ThrottledPlot;
-struct GalleryData;
 class GalleryModel;
 
 class GalleryPage final : public QWidget {
@@ -30,8 +30,8 @@ class GalleryPage final : public QWidget {
     Q_DISABLE_COPY_MOVE(GalleryPage)
 
 public:
-    enum class SortKey { MutualInformation = 0, VoteDisagreement = 1 };
-    static constexpr int kTilesPerFetch = 200;
+    using SortKey = GallerySortKey;
+    static constexpr int kTilesPerFetch = kGalleryTilesPerFetch;
 
     explicit GalleryPage(QWidget* parent = nullptr);
     ~GalleryPage() override;
