@@ -13,8 +13,8 @@
 #include "core/train/runmanifest.h"
 #include "core/train/trainer.h"
 
-#include "ui/latencyprobe.h"
-#include "ui/mainwindow.h"
+#include "ui/app/latencyprobe.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/gallerypage.h"
 #include "ui/widgets/throttledplot.h"
 

@@ -1,7 +1,7 @@
 // Stop in the middle of a run stops within about one batch and keeps the last checkpoint;
 // closing the window while training asks, then stops cleanly before the window closes.
 #include "tests/ui/uitestsupport.h"
-#include "ui/mainwindow.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/runspage.h"
 #include "ui/panels/experimentpanel.h"
 #include "core/train/runfolder.h"

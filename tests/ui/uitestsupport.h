@@ -8,7 +8,7 @@
 #include <QWidget>
 
 #include "core/train/trainconfig.h"
-#include "ui/appsettings.h"
+#include "ui/app/appsettings.h"
 
 namespace lbd::ui::test {
 

@@ -1,7 +1,7 @@
 #include "ui/gallery/tiledelegate.h"
 
 #include "ui/gallery/gallerymodel.h"
-#include "ui/regioncolors.h"
+#include "ui/style/regioncolors.h"
 
 #include <QPainter>
 

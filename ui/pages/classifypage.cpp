@@ -1,5 +1,5 @@
 #include "ui/pages/classifypage.h"
-#include "ui/decisionruletext.h"
+#include "ui/style/decisionruletext.h"
 
 #include "core/infer/predictor.h"
 #include "ui/engine/classifyjob.h"

@@ -5,7 +5,7 @@
 #include "ui/decisionlab/labtable.h"
 #include "ui/decisionlab/labtext.h"
 #include "ui/decisionlab/tuningpanel.h"
-#include "ui/decisionruletext.h"
+#include "ui/style/decisionruletext.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
 #include "ui/widgets/fhraxes.h"

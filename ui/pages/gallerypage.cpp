@@ -5,8 +5,8 @@
 #include "ui/gallery/gallerydata.h"
 #include "ui/gallery/gallerymodel.h"
 #include "ui/gallery/tiledelegate.h"
-#include "ui/regioncolors.h"
-#include "ui/seriescolors.h"
+#include "ui/style/regioncolors.h"
+#include "ui/style/seriescolors.h"
 #include "ui/widgets/throttledplot.h"
 
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #include "ui/pages/runspage.h"
 
 #include "core/infer/runexport.h"
-#include "ui/appsettings.h"
+#include "ui/app/appsettings.h"
 #include "ui/runs/runcomparisonview.h"
 #include "ui/runs/runtablemodel.h"
 

@@ -1,7 +1,7 @@
 #include "ui/panels/datasetsection.h"
 
 #include "datasets/catalogue.h"
-#include "ui/datasetcatalog.h"
+#include "ui/panels/datasetcatalog.h"
 #include "ui/engine/datasetscan.h"
 #include "ui/widgets/classcountchart.h"
 
