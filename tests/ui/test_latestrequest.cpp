@@ -130,6 +130,22 @@ private slots:
         QVERIFY(!delivered);
         opener.wait();
     }
+
+    // QFuture::waitForFinished rethrows what the job threw; the destructor must not pass it on.
+    void destroyingTheOwnerOfAJobThatThrows()
+    {
+        auto gate = std::make_shared<Gate>();
+        QThread opener;
+        {
+            LatestRequest<int> request;
+            request.start([gate]() -> int { gate->pass(); throw lbd::RunError("out of memory"); }, [](int) {},
+                          [](const QString&) {});
+            QTRY_VERIFY(gate->entered);
+            QObject::connect(&opener, &QThread::started, &opener, [gate] { gate->open = true; }, Qt::DirectConnection);
+            opener.start();
+        }
+        opener.wait();
+    }
 };
 
 QTEST_MAIN(TestLatestRequest)

@@ -55,7 +55,11 @@ public:
         for (QFutureWatcher<Result>* watcher : std::as_const(m_watchers)) {
             watcher->disconnect();
             QFuture<Result> future = watcher->future();
-            future.waitForFinished(); // a queued, cancelled job is taken off the pool without running
+            try {
+                future.waitForFinished(); // a queued, cancelled job is taken off the pool without running
+            } catch (...) {
+                // waitForFinished rethrows what the job threw: an answer nobody asks for any more.
+            }
             delete watcher;
         }
     }
