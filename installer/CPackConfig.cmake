@@ -64,7 +64,7 @@ if(LBD_WITH_OPENCV)
   list(APPEND lbd_linked libopencv-core406 libopencv-imgproc406 libopencv-imgcodecs406)
 endif()
 if(TARGET lbd-studio)
-  list(APPEND lbd_linked libqt6widgets6 libqt6charts6 libqt6printsupport6 libqcustomplot2.1-qt6)
+  list(APPEND lbd_linked libqt6widgets6 libqt6concurrent6 libqt6charts6 libqt6printsupport6 libqcustomplot2.1-qt6)
 endif()
 
 find_program(LBD_DPKG_SHLIBDEPS dpkg-shlibdeps)

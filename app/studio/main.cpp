@@ -1,8 +1,8 @@
 // lbd-studio: the desktop application. Wiring only; everything lives in lbd_ui.
-#include "ui/aboutdialog.h"
-#include "ui/mainwindow.h"
+#include "ui/app/aboutdialog.h"
+#include "ui/app/mainwindow.h"
 #include "ui/panels/experimentpanel.h"
-#include "ui/screenshotrunner.h"
+#include "ui/app/screenshotrunner.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

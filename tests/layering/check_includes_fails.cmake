@@ -5,7 +5,7 @@ file(REMOVE_RECURSE "${WORK}")
 file(WRITE "${WORK}/datasets/idx/reader.cpp" "#include \"datasets/common/error.h\"\n#include \"core/data/dataset.h\"\n")
 file(WRITE "${WORK}/datasets/common/decoder.h" "#pragma once\n#  include <QImage>\n")
 file(WRITE "${WORK}/datasets/cifar/reader.cpp" "#include <torch/torch.h>\n")
-file(WRITE "${WORK}/core/data/loader.cpp" "#include \"datasets/catalogue.h\"\n#include \"ui/datasetcatalog.h\"\n")
+file(WRITE "${WORK}/core/data/loader.cpp" "#include \"datasets/catalogue.h\"\n#include \"ui/panels/datasetcatalog.h\"\n")
 file(WRITE "${WORK}/core/train/trainer.cpp" "#include \"app/cli/command.h\"\n")
 file(WRITE "${WORK}/ui/pages/page.cpp" "#include \"core/train/trainer.h\"\n#include \"app/cli/command.h\"\n")
 

@@ -3,7 +3,7 @@
 // file and a broken PNG shown as inline errors, grey and large colour images, a pasted image,
 // and decisions that follow the rule and the shared utility matrix.
 #include "tests/ui/uitestsupport.h"
-#include "ui/mainwindow.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/classifypage.h"
 #include "ui/panels/experimentpanel.h"
 #include "ui/utility/utilitydocument.h"

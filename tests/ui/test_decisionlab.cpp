@@ -14,7 +14,7 @@
 #include "core/eval/reportjson.h"
 #include "ui/decisionlab/labtable.h"
 #include "ui/decisionlab/tuningpanel.h"
-#include "ui/mainwindow.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/decisionlabpage.h"
 #include "ui/widgets/decisioncontrols.h"
 #include "ui/utility/utilitydocument.h"

@@ -13,8 +13,8 @@
 #include "core/train/runmanifest.h"
 #include "core/train/trainer.h"
 
-#include "ui/latencyprobe.h"
-#include "ui/mainwindow.h"
+#include "ui/app/latencyprobe.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/gallerypage.h"
 #include "ui/widgets/throttledplot.h"
 
@@ -226,7 +226,8 @@ private slots:
         QVERIFY(gallery->isBusy());
         QVERIFY(loaded.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 60000);
-        QTest::qWait(200); // the first paint of the tiles
+        test::PaintCounter tilesPainted(gallery->tileView()->viewport());
+        QTRY_VERIFY_WITH_TIMEOUT(tilesPainted.count() > 0, 30000); // the probe covers the first paint of the tiles
         probe.stop();
         qInfo("10,000 images: loaded in %lld ms; GUI thread %s", static_cast<long long>(clock.elapsed()),
               qPrintable(probe.summary()));

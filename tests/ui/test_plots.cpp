@@ -82,7 +82,7 @@ private slots:
             plot.requestReplot();
             QCoreApplication::processEvents();
         }
-        QTest::qWait(ThrottledPlot::kReplotIntervalMs * 2);
+        QTRY_VERIFY(!plot.replotPending()); // the last request is drawn
         QVERIFY(i > 100);
         QVERIFY2(plot.replotCount() >= 2 && plot.replotCount() <= 400 / ThrottledPlot::kReplotIntervalMs + 2,
                  qPrintable(QString::number(plot.replotCount())));
@@ -106,7 +106,7 @@ private slots:
 
         training.resize(900, 600);
         training.show();
-        QTest::qWait(100);
+        QVERIFY(QTest::qWaitForWindowExposed(&training));
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("loss.png"));
         QVERIFY(training.lossPlot()->exportPng(path));

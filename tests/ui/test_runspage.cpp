@@ -12,7 +12,7 @@
 #include "core/train/runfolder.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
-#include "ui/mainwindow.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/runspage.h"
 #include "ui/pages/trainingpage.h"
 #include "ui/runs/runcomparisonview.h"

@@ -1,7 +1,7 @@
 // Stop in the middle of a run stops within about one batch and keeps the last checkpoint;
 // closing the window while training asks, then stops cleanly before the window closes.
 #include "tests/ui/uitestsupport.h"
-#include "ui/mainwindow.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/runspage.h"
 #include "ui/panels/experimentpanel.h"
 #include "core/train/runfolder.h"
@@ -79,8 +79,13 @@ private slots:
         QVERIFY(stopped.stopped);
         QVERIFY(stopped.checkpointEpoch >= 2 && stopped.checkpointEpoch < kEpochs);
 
+        // Asked only once the page has read the folder again: refresh() scans in the background
+        // (isScanning() is true from the call until this scan's listing is shown).
         RunsPage* runs = window.runsPage();
         runs->refresh();
+        QVERIFY(runs->isScanning());
+        QTRY_VERIFY_WITH_TIMEOUT(!runs->isScanning(), 60000);
+        QVERIFY2(runs->rowOf(stopped.runDirectory) >= 0, "the stopped run is not listed");
         runs->selectRuns({stopped.runDirectory});
         auto* button = runs->findChild<QPushButton*>(QStringLiteral("continueRunButton"));
         QVERIFY(button);

@@ -2,8 +2,8 @@
 // calibration pages receive evaluations, the run finishes with a complete folder, and the GUI
 // event loop stays responsive while it trains.
 #include "tests/ui/uitestsupport.h"
-#include "ui/latencyprobe.h"
-#include "ui/mainwindow.h"
+#include "ui/app/latencyprobe.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/calibrationpage.h"
 #include "ui/pages/tailriskpage.h"
 #include "ui/pages/trainingpage.h"

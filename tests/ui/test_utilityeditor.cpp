@@ -7,7 +7,7 @@
 // and tooltips on each), the lab's presets replacing a saved matrix only visibly (and undoably),
 // the lab's c following the matrix, the training utility form and its warning.
 #include "tests/ui/uitestsupport.h"
-#include "ui/mainwindow.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/classifypage.h"
 #include "ui/pages/decisionlabpage.h"
 #include "ui/panels/experimentpanel.h"

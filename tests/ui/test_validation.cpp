@@ -1,7 +1,7 @@
 // Invalid settings are refused inline before anything starts; an engine error (a data set
 // directory that does not exist) shows the error and the app keeps working.
 #include "tests/ui/uitestsupport.h"
-#include "ui/mainwindow.h"
+#include "ui/app/mainwindow.h"
 #include "ui/panels/experimentpanel.h"
 
 #include <QComboBox>

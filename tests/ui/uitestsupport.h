@@ -3,14 +3,32 @@
 // synthetic run that trains in seconds on two CPU cores.
 #include <QDir>
 #include <QDirIterator>
+#include <QEvent>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QWidget>
 
 #include "core/train/trainconfig.h"
-#include "ui/appsettings.h"
+#include "ui/app/appsettings.h"
 
 namespace lbd::ui::test {
+
+// Counts the paint events a widget receives, so a test waits for a paint, not for a delay.
+class PaintCounter final : public QObject {
+public:
+    explicit PaintCounter(QWidget* widget) { widget->installEventFilter(this); }
+    int count() const { return m_count; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        m_count += event->type() == QEvent::Paint ? 1 : 0;
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    int m_count = 0;
+};
 
 // Call from initTestCase(): QSettings, core's settings file and the runs folder go into `dir`
 // (and $LBD_RUNS_DIR, which would win over the chosen folder, is cleared).

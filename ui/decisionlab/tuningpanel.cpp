@@ -1,7 +1,6 @@
 #include "ui/decisionlab/tuningpanel.h"
 
 #include "core/infer/runtuning.h"
-#include "ui/pooltask.h"
 #include "ui/utility/utilitydocument.h"
 
 #include <QDoubleSpinBox>
@@ -13,13 +12,11 @@
 namespace lbd::ui {
 
 struct DecisionTuningPanel::Outcome {
-    int generation = 0;
     bool tail = true;
     std::shared_ptr<const lbd::RunResults> validation;
     lbd::TunedTailPenalty penalty;
     lbd::TunedDeferUtility defer;
     double coverageTarget = 0.0;
-    QString error;
 };
 
 DecisionTuningPanel::DecisionTuningPanel(UtilityDocument* document, QWidget* parent)
@@ -76,7 +73,6 @@ DecisionTuningPanel::DecisionTuningPanel(UtilityDocument* document, QWidget* par
 
     connect(m_tailButton, &QPushButton::clicked, this, &DecisionTuningPanel::tuneTailPenalty);
     connect(m_deferButton, &QPushButton::clicked, this, &DecisionTuningPanel::tuneDeferUtility);
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, &DecisionTuningPanel::onFinished);
     connect(m_document, &UtilityDocument::ruleChanged, this, &DecisionTuningPanel::updateButtons);
     // A tuned value the user has since changed is no longer what the lab shows: say so.
     const auto markStale = [this] {
@@ -94,11 +90,11 @@ DecisionTuningPanel::DecisionTuningPanel(UtilityDocument* document, QWidget* par
     setRun({}, false, 0);
 }
 
-DecisionTuningPanel::~DecisionTuningPanel() { m_watcher.disconnect(this); }
+DecisionTuningPanel::~DecisionTuningPanel() = default;
 
 void DecisionTuningPanel::setRun(const QString& directory, bool hasValidation, int64_t classes)
 {
-    ++m_generation; // a tuning of the previous run still running is dropped
+    m_tuning.cancel(); // a tuning of the previous run still running is dropped
     m_directory = directory;
     m_hasValidation = hasValidation;
     m_classes = classes;
@@ -120,7 +116,7 @@ QString DecisionTuningPanel::resultText() const { return m_text->text(); }
 void DecisionTuningPanel::updateButtons()
 {
     const lbd::DecisionRuleInfo& rule = lbd::decisionRuleInfo(m_document->rule());
-    const bool ready = m_hasValidation && !m_running;
+    const bool ready = m_hasValidation && !m_tuning.isRunning();
     m_tailButton->setEnabled(ready && rule.usesUtility);
     m_deferButton->setEnabled(ready && rule.supportsDefer);
     m_budget->setEnabled(m_hasValidation);
@@ -140,11 +136,9 @@ void DecisionTuningPanel::tuneDeferUtility() { start(false); }
 
 void DecisionTuningPanel::start(bool tail)
 {
-    if (!m_hasValidation || m_running || m_directory.isEmpty()) {
+    if (!m_hasValidation || m_tuning.isRunning() || m_directory.isEmpty()) {
         return;
     }
-    m_running = true;
-    const int generation = ++m_generation;
     const std::string directory = m_directory.toStdString();
     const std::shared_ptr<const lbd::RunResults> cached = m_validation;
     const lbd::DecisionRule rule = m_document->rule();
@@ -152,12 +146,11 @@ void DecisionTuningPanel::start(bool tail)
     const double budget = m_budget->value() / 100.0;
     const double coverage = m_coverage->value() / 100.0;
     showText(tail ? tr("Tuning c on the validation split...") : tr("Tuning r on the validation split..."), false);
-    m_watcher.setFuture(runOnPool<std::shared_ptr<Outcome>>([generation, tail, coverage, cached, directory, rule, utility, budget] {
-        auto out = std::make_shared<Outcome>();
-        out->generation = generation;
-        out->tail = tail;
-        out->coverageTarget = coverage;
-        try {
+    m_tuning.start(
+        [tail, coverage, cached, directory, rule, utility, budget] {
+            auto out = std::make_shared<Outcome>();
+            out->tail = tail;
+            out->coverageTarget = coverage;
             out->validation = cached ? cached
                                      : std::make_shared<const lbd::RunResults>(
                                            lbd::loadRunResults(directory, lbd::ResultSplit::Validation));
@@ -166,31 +159,24 @@ void DecisionTuningPanel::start(bool tail)
             } else {
                 out->defer = lbd::tuneDeferUtility(*out->validation, utility, rule, coverage);
             }
-        } catch (const std::exception& error) {
-            out->error = QString::fromUtf8(error.what());
-        }
-        return out;
-    }));
+            return std::shared_ptr<const Outcome>(std::move(out));
+        },
+        [this](const std::shared_ptr<const Outcome>& out) { onTuned(*out); },
+        [this](const QString& error) {
+            updateButtons();
+            showText(tr("Tuning failed: %1").arg(error), true);
+            emit failed(error);
+        });
     updateButtons();
 }
 
-void DecisionTuningPanel::onFinished()
+void DecisionTuningPanel::onTuned(const Outcome& out)
 {
-    const std::shared_ptr<Outcome> out = m_watcher.result();
-    m_running = false;
     updateButtons();
-    if (!out || out->generation != m_generation) {
-        return;
-    }
-    if (!out->error.isEmpty()) {
-        showText(tr("Tuning failed: %1").arg(out->error), true);
-        emit failed(out->error);
-        return;
-    }
-    m_validation = out->validation;
+    m_validation = out.validation;
     const auto images = m_validation->images;
-    if (out->tail) {
-        const lbd::TunedTailPenalty& t = out->penalty;
+    if (out.tail) {
+        const lbd::TunedTailPenalty& t = out.penalty;
         double fhr = 0.0, accuracy = t.baselineAccuracy;
         for (const lbd::TailPenaltyCandidate& candidate : t.candidates) {
             if (candidate.penalty == t.penalty) {
@@ -217,7 +203,7 @@ void DecisionTuningPanel::onFinished()
                      .arg(100.0 * fhr, 0, 'f', 1),
                  false);
     } else {
-        const lbd::TunedDeferUtility& d = out->defer;
+        const lbd::TunedDeferUtility& d = out.defer;
         m_document->setDeferUtility(d.deferUtility);
         m_tunedDefer = d.deferUtility;
         showText(tr("<b>r = %1</b>, tuned on the <b>validation</b> split (%2 images) for coverage \u2265 %3 %: validation "
@@ -225,7 +211,7 @@ void DecisionTuningPanel::onFinished()
                     "plots are the <b>test</b> split at this r.")
                      .arg(d.deferUtility, 0, 'g', 4)
                      .arg(images)
-                     .arg(100.0 * out->coverageTarget, 0, 'f', 1)
+                     .arg(100.0 * out.coverageTarget, 0, 'f', 1)
                      .arg(100.0 * d.coverage, 0, 'f', 1)
                      .arg(100.0 * d.selectiveAccuracy, 0, 'f', 1),
                  false);

@@ -5,12 +5,13 @@
 // written to the shared decision document (c as a tail-sensitive matrix, one undo step; r as the
 // defer utility), and the lab then shows the TEST split at it; the text says which split each
 // number comes from. Runs without a validation split cannot tune: the test set is never used.
-#include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
 
 #include <memory>
 #include <optional>
+
+#include "ui/background/latestrequest.h"
 
 class QDoubleSpinBox;
 class QLabel;
@@ -37,8 +38,8 @@ public:
 
     void tuneTailPenalty();
     void tuneDeferUtility();
-    // Until the result is shown (QFutureWatcher::isRunning() ends before its finished signal lands).
-    bool isBusy() const { return m_running; }
+    // Until the result is shown.
+    bool isBusy() const { return m_tuning.isRunning(); }
     QString resultText() const;
     QPushButton* tailButton() const { return m_tailButton; }
     QPushButton* deferButton() const { return m_deferButton; }
@@ -54,7 +55,7 @@ signals:
 private:
     struct Outcome;
     void start(bool tail);
-    void onFinished();
+    void onTuned(const Outcome& out);
     void updateButtons();
     void showText(const QString& text, bool error);
 
@@ -71,9 +72,7 @@ private:
     std::shared_ptr<const lbd::RunResults> m_validation; // loaded on the first tuning
     std::optional<double> m_tunedPenalty;
     std::optional<double> m_tunedDefer;
-    QFutureWatcher<std::shared_ptr<Outcome>> m_watcher;
-    int m_generation = 0;
-    bool m_running = false;
+    LatestRequest<std::shared_ptr<const Outcome>> m_tuning;
 };
 
 } // namespace lbd::ui

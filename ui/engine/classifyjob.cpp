@@ -46,14 +46,9 @@ ClassifyResult runClassifyJob(const ClassifyJob& job)
     return result;
 }
 
-std::shared_ptr<lbd::Predictor> openPredictor(const std::string& runDirectory, QString* error)
+std::shared_ptr<lbd::Predictor> openPredictor(const std::string& runDirectory)
 {
-    try {
-        return std::make_shared<lbd::Predictor>(runDirectory, "cpu");
-    } catch (const std::exception& e) {
-        *error = QString::fromUtf8(e.what());
-        return nullptr;
-    }
+    return std::make_shared<lbd::Predictor>(runDirectory, "cpu");
 }
 
 QStringList qStringList(const std::vector<std::string>& texts)

@@ -1,7 +1,8 @@
 #pragma once
-// One Classify request, run on the Classify page's worker thread: the run's predictor decides the
-// image under the shared matrix, rule and defer utility, and a thumbnail is made for the list.
-// Value types in and out; the predictor is only ever used by that one worker thread.
+// One Classify request, run on the Classify page's one-thread pool: the run's predictor decides
+// the image under the shared matrix, rule and defer utility, and a thumbnail is made for the list.
+// Value types in and out; the predictor is only ever used by that one worker thread (it keeps
+// the matrix, rule and r it was last given, so two threads must not share it).
 #include <QByteArray>
 #include <QImage>
 #include <QString>
@@ -47,8 +48,9 @@ QImage thumbnailOf(const QImage& image);
 // Never throws: a failure (an unreadable file, a refused setting) is ClassifyResult::error.
 ClassifyResult runClassifyJob(const ClassifyJob& job);
 
-// Opens the run's predictor on the CPU; nothing, with `error` set, when the run cannot be opened.
-std::shared_ptr<lbd::Predictor> openPredictor(const std::string& runDirectory, QString* error);
+// Opens the run's predictor on the CPU; throws (lbd::InputError naming the file) when the run
+// cannot be opened.
+std::shared_ptr<lbd::Predictor> openPredictor(const std::string& runDirectory);
 
 QStringList qStringList(const std::vector<std::string>& texts);
 

@@ -1,7 +1,7 @@
 #include "ui/pages/calibrationpage.h"
 #include "ui/widgets/plottitle.h"
 
-#include "ui/regioncolors.h"
+#include "ui/style/regioncolors.h"
 #include "ui/widgets/throttledplot.h"
 
 #include <QComboBox>

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "ui/runview.h"
+#include "ui/pages/runview.h"
 
 class QComboBox;
 class QLabel;

@@ -1,5 +1,5 @@
 #include "ui/pages/classifypage.h"
-#include "ui/decisionruletext.h"
+#include "ui/style/decisionruletext.h"
 
 #include "core/infer/predictor.h"
 #include "ui/engine/classifyjob.h"
@@ -67,12 +67,8 @@ ClassifyPage::ClassifyPage(UtilityDocument* document, QWidget* parent) : QWidget
     updateStatus();
 }
 
-ClassifyPage::~ClassifyPage()
-{
-    // Workers post their results to this page; let them finish while it is still whole.
-    m_pool.clear();
-    m_pool.waitForDone();
-}
+// The requests drop what is queued and wait for the running job (members, in reverse order).
+ClassifyPage::~ClassifyPage() = default;
 
 void ClassifyPage::buildUi()
 {
@@ -189,40 +185,35 @@ void ClassifyPage::setRun(const QString& runDirectory)
 {
     m_runDirectory = runDirectory;
     m_predictor.reset();
-    m_loading = true;
     m_loadError.clear();
-    const int token = ++m_loadToken;
     m_stack->setCurrentIndex(1);
-    updateStatus();
     const std::string directory = runDirectory.toStdString();
-    m_pool.start([this, token, directory] {
-        QString error;
-        std::shared_ptr<lbd::Predictor> predictor = openPredictor(directory, &error);
-        QMetaObject::invokeMethod(this, [this, token, predictor, error] { onLoaded(token, predictor, error); }, Qt::QueuedConnection);
-    });
+    // Queued behind the classifications still running with the previous run's predictor; their
+    // answers stay until the list is classified again with this one.
+    m_load.start([directory] { return openPredictor(directory); },
+                 [this](std::shared_ptr<lbd::Predictor> predictor) { onLoaded(std::move(predictor)); },
+                 [this](const QString& error) { onLoadFailed(error); });
+    updateStatus();
 }
 
-void ClassifyPage::onLoaded(int token, std::shared_ptr<lbd::Predictor> predictor, const QString& error)
+void ClassifyPage::onLoadFailed(const QString& error)
 {
-    if (token != m_loadToken) {
-        return; // another run was chosen meanwhile
-    }
-    m_loading = false;
-    if (!predictor) {
-        m_loadError = error;
-        for (size_t i = 0; i < m_entries.size(); ++i) {
-            if (m_entries[i].state == EntryState::Waiting) {
-                m_entries[i].state = EntryState::Failed;
-                m_entries[i].error = tr("%1 was not classified: the run could not be loaded (%2).").arg(m_entries[i].source, error);
-                updateListItem(int(i));
-            }
+    m_loadError = error;
+    for (size_t i = 0; i < m_entries.size(); ++i) {
+        if (m_entries[i].state == EntryState::Waiting) {
+            m_entries[i].state = EntryState::Failed;
+            m_entries[i].error = tr("%1 was not classified: the run could not be loaded (%2).").arg(m_entries[i].source, error);
+            updateListItem(int(i));
         }
-        updateStatus();
-        showCurrent();
-        emit predictorLoaded(false, error);
-        finishIfIdle();
-        return;
     }
+    updateStatus();
+    showCurrent();
+    emit predictorLoaded(false, error);
+    finishIfIdle();
+}
+
+void ClassifyPage::onLoaded(std::shared_ptr<lbd::Predictor> predictor)
+{
     m_predictor = std::move(predictor);
     m_runClassNames = qStringList(m_predictor->classNames());
     // The run's own matrix stands in only when the shared one is for other classes; the rule and
@@ -334,10 +325,9 @@ bool ClassifyPage::classifyMime(const QMimeData* mime, const QString& imageLabel
 
 void ClassifyPage::clearEntries()
 {
-    ++m_listGeneration; // results still on their way are dropped
+    m_requests.clear(); // results still on their way are dropped
     m_entries.clear();
     m_list->clear();
-    m_pending = 0;
     showCurrent();
     finishIfIdle();
 }
@@ -346,6 +336,7 @@ void ClassifyPage::addEntry(Entry entry)
 {
     const bool failed = entry.state == EntryState::Failed;
     m_entries.push_back(std::move(entry));
+    m_requests.push_back(std::make_unique<LatestRequest<ClassifyResult>>(&m_pool));
     const int index = entryCount() - 1;
     m_list->addItem(QString());
     updateListItem(index);
@@ -354,7 +345,7 @@ void ClassifyPage::addEntry(Entry entry)
     }
     if (!failed && m_predictor) {
         submit(index);
-    } else if (!failed && !m_loading && !m_loadError.isEmpty()) {
+    } else if (!failed && !m_load.isRunning() && !m_loadError.isEmpty()) {
         Entry& e = m_entries.back();
         e.state = EntryState::Failed;
         e.error = tr("%1 was not classified: the run could not be loaded (%2).").arg(e.source, m_loadError);
@@ -383,8 +374,6 @@ void ClassifyPage::submit(int index)
         return; // a pasted image that could not be read stays failed
     }
     entry.state = EntryState::Running;
-    const int request = ++entry.request;
-    ++m_pending;
     updateListItem(index);
 
     ClassifyJob job;
@@ -396,48 +385,45 @@ void ClassifyPage::submit(int index)
     job.encoded = entry.encoded;
     job.needThumbnail = entry.thumbnail.isNull();
     job.classes = int(m_runClassNames.size());
-    const int generation = m_listGeneration;
-    m_pool.start([this, job, generation, index, request] {
-        Outcome outcome;
-        outcome.index = index;
-        outcome.request = request;
-        outcome.listGeneration = generation;
-        outcome.result = runClassifyJob(job);
-        QMetaObject::invokeMethod(this, [this, outcome] { onOutcome(outcome); }, Qt::QueuedConnection);
-    });
+    // Entries are only appended or all cleared (which drops their requests), so `index` stays
+    // the entry's.
+    m_requests[size_t(index)]->start([job] { return runClassifyJob(job); },
+                                     [this, index](const ClassifyResult& result) { onClassified(index, result); },
+                                     [this, index](const QString& error) {
+                                         ClassifyResult failed;
+                                         failed.error = error;
+                                         onClassified(index, failed);
+                                     });
 }
 
-void ClassifyPage::onOutcome(const Outcome& outcome)
+void ClassifyPage::onClassified(int index, const ClassifyResult& result)
 {
-    if (outcome.listGeneration != m_listGeneration) {
-        return; // the list was cleared
-    }
-    m_pending = std::max(0, m_pending - 1);
-    if (outcome.index < entryCount()) {
-        Entry& entry = m_entries[size_t(outcome.index)];
-        if (outcome.request == entry.request) {
-            const ClassifyResult& result = outcome.result;
-            if (result.ok) {
-                entry.state = EntryState::Done;
-                entry.prediction = result.prediction;
-                entry.hasPrediction = true;
-                entry.error.clear();
-                if (!result.thumbnail.isNull()) {
-                    entry.thumbnail = result.thumbnail;
-                }
-            } else {
-                entry.state = EntryState::Failed;
-                entry.hasPrediction = false;
-                entry.error = tr("Could not classify %1: %2").arg(entry.displayName, result.error);
-            }
-            updateListItem(outcome.index);
-            if (outcome.index == m_list->currentRow()) {
-                showCurrent();
-            }
-            emit entryUpdated(outcome.index);
+    Entry& entry = m_entries[size_t(index)];
+    if (result.ok) {
+        entry.state = EntryState::Done;
+        entry.prediction = result.prediction;
+        entry.hasPrediction = true;
+        entry.error.clear();
+        if (!result.thumbnail.isNull()) {
+            entry.thumbnail = result.thumbnail;
         }
+    } else {
+        entry.state = EntryState::Failed;
+        entry.hasPrediction = false;
+        entry.error = tr("Could not classify %1: %2").arg(entry.displayName, result.error);
     }
+    updateListItem(index);
+    if (index == m_list->currentRow()) {
+        showCurrent();
+    }
+    emit entryUpdated(index);
     finishIfIdle();
+}
+
+int ClassifyPage::runningCount() const
+{
+    return int(std::count_if(m_entries.begin(), m_entries.end(),
+                             [](const Entry& entry) { return entry.state == EntryState::Running; }));
 }
 
 void ClassifyPage::finishIfIdle()
@@ -482,7 +468,7 @@ void ClassifyPage::updateListItem(int index)
     }
 }
 
-bool ClassifyPage::isBusy() const { return m_loading || m_pending > 0 || m_redecideTimer->isActive(); }
+bool ClassifyPage::isBusy() const { return m_load.isRunning() || runningCount() > 0 || m_redecideTimer->isActive(); }
 
 int ClassifyPage::currentEntry() const { return m_list->currentRow(); }
 
@@ -511,7 +497,7 @@ void ClassifyPage::updateStatus()
     }
     const QString run = QFileInfo(m_runDirectory).fileName();
     QString text;
-    if (m_loading) {
+    if (m_load.isRunning()) {
         text = tr("Loading run %1...").arg(run);
     } else if (!m_predictor) {
         text = tr("<b style='color:#b00020'>The run %1 could not be loaded: %2</b>").arg(run, m_loadError.toHtmlEscaped());
@@ -529,8 +515,8 @@ void ClassifyPage::updateStatus()
             text += tr(" (The Utility page names the classes %1..., the run %2...; matched by position, head to tail.)")
                         .arg(m_document->classNames().value(0).toHtmlEscaped(), m_runClassNames.value(0).toHtmlEscaped());
         }
-        if (m_pending > 0) {
-            text += tr(" Classifying %n image(s)...", nullptr, m_pending);
+        if (const int running = runningCount(); running > 0) {
+            text += tr(" Classifying %n image(s)...", nullptr, running);
         }
         if (!m_runNotes.isEmpty()) {
             text += tr("<br><span style='color:#7a4a00'><b>Note:</b> %1</span>").arg(m_runNotes.join(QStringLiteral(" ")).toHtmlEscaped());

@@ -4,8 +4,9 @@
 // shown by a PredictionView (the image, pbar and each particle's distribution, the uncertainties,
 // the decision under the shared decision matrix, rule and defer utility next to the plain argmax,
 // "deferred" when the defer option refers the image to a person).
-// The predictor (core's torch-free lbd::Predictor facade) is loaded and run on one worker thread
-// of the page's own pool, so the GUI never waits on torch; results come back as value types.
+// The predictor (core's torch-free lbd::Predictor facade) is loaded and run through
+// LatestRequest on a one-thread pool (the predictor keeps the settings it was last given, so its
+// calls run one after another), so the GUI never waits on torch; results come back as value types.
 #include <QByteArray>
 #include <QImage>
 #include <QString>
@@ -20,6 +21,7 @@
 #include "core/eval/decisionrule.h"
 #include "core/infer/prediction.h"
 #include "core/lbd/utilitymatrix.h"
+#include "ui/background/latestrequest.h"
 #include "ui/engine/classifyjob.h"
 
 class QLabel;
@@ -54,7 +56,6 @@ public:
         lbd::Prediction prediction;
         QString error; // names the file
         QImage thumbnail;
-        int request = 0; // the latest request; older results are dropped
     };
 
     explicit ClassifyPage(UtilityDocument* document, QWidget* parent = nullptr);
@@ -109,19 +110,14 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    struct Outcome {
-        int index = 0;
-        int request = 0;
-        int listGeneration = 0;
-        ClassifyResult result;
-    };
-
     void buildUi();
     void addEntry(Entry entry);
     void submit(int index);
     void submitAll(bool retryFailed);
-    void onLoaded(int token, std::shared_ptr<lbd::Predictor> predictor, const QString& error);
-    void onOutcome(const Outcome& outcome);
+    void onLoaded(std::shared_ptr<lbd::Predictor> predictor);
+    void onLoadFailed(const QString& error);
+    void onClassified(int index, const ClassifyResult& result);
+    int runningCount() const;
     void finishIfIdle();
     std::optional<lbd::UtilityMatrix> decisionMatrix() const;
     QString matrixDescription() const;
@@ -134,7 +130,10 @@ private:
     bool classifyMime(const QMimeData* mime, const QString& imageLabel);
 
     UtilityDocument* m_document;
-    QThreadPool m_pool; // one worker: predictor calls run in order on one thread
+    // One worker: predictor calls run in order on one thread. Declared before the requests,
+    // whose destructors wait on it.
+    QThreadPool m_pool;
+    LatestRequest<std::shared_ptr<lbd::Predictor>> m_load{&m_pool};
 
     QString m_runDirectory;
     std::shared_ptr<lbd::Predictor> m_predictor;
@@ -142,13 +141,11 @@ private:
     lbd::UtilityMatrix m_runUtility;
     QStringList m_runNotes; // the run's notes (a matrix file of an old run folder that is gone)
     int m_particles = 0;
-    int m_loadToken = 0;
-    bool m_loading = false;
     QString m_loadError;
 
     std::vector<Entry> m_entries;
-    int m_listGeneration = 0;
-    int m_pending = 0;
+    // One per entry (same index): a re-decision supersedes the entry's earlier request.
+    std::vector<std::unique_ptr<LatestRequest<ClassifyResult>>> m_requests;
     int m_pasted = 0;
 
     QStackedWidget* m_stack = nullptr;

@@ -5,8 +5,7 @@
 #include "ui/decisionlab/labtable.h"
 #include "ui/decisionlab/labtext.h"
 #include "ui/decisionlab/tuningpanel.h"
-#include "ui/decisionruletext.h"
-#include "ui/pooltask.h"
+#include "ui/style/decisionruletext.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
 #include "ui/widgets/fhraxes.h"
@@ -29,20 +28,12 @@
 
 namespace lbd::ui {
 
-struct DecisionLabPage::Loaded {
-    int generation = 0;
-    std::shared_ptr<const lbd::RunResults> results;
-    QString error;
-};
-
 struct DecisionLabPage::Evaluated {
-    int generation = 0;
     lbd::UtilityMatrix matrix;
     std::optional<double> defer;
     QString description;
     lbd::EvaluationReport lab;
     lbd::EvaluationReport baseline;
-    QString error;
 };
 
 namespace {
@@ -240,8 +231,6 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     layout->addWidget(m_message);
     layout->addWidget(m_stack, 1);
 
-    connect(&m_loadWatcher, &QFutureWatcher<std::shared_ptr<Loaded>>::finished, this, &DecisionLabPage::onLoaded);
-    connect(&m_evalWatcher, &QFutureWatcher<std::shared_ptr<Evaluated>>::finished, this, &DecisionLabPage::onEvaluated);
     connect(m_document, &UtilityDocument::matrixChanged, this, [this] {
         if (!m_applyingPreset) {
             m_noticeBar->hide(); // the notice was about the matrix before this change
@@ -265,8 +254,6 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
 DecisionLabPage::~DecisionLabPage()
 {
     // The tasks own their inputs (shared pointers, values); only the watchers must stop listening.
-    m_loadWatcher.disconnect(this);
-    m_evalWatcher.disconnect(this);
 }
 
 void DecisionLabPage::setRule(lbd::DecisionRule rule) { m_document->setRule(rule); }
@@ -277,9 +264,7 @@ QComboBox* DecisionLabPage::ruleBox() const { return m_controls->ruleBox(); }
 
 bool DecisionLabPage::isBusy() const
 {
-    // Own flags, not QFutureWatcher::isRunning(): a watcher stops "running" before its finished
-    // signal has reached the page, so the page would look idle with a result not yet shown.
-    return m_loading || m_evaluating || m_evaluationPending || m_tuning->isBusy();
+    return m_load.isRunning() || m_evaluation.isRunning() || m_tuning->isBusy();
 }
 
 QString DecisionLabPage::message() const { return m_message->isHidden() ? QString() : m_message->text(); }
@@ -294,41 +279,28 @@ void DecisionLabPage::showRun(const QString& directory)
     m_directory = directory;
     m_runLabel->setText(tr("Run: %1 (loading the cached test probabilities...)").arg(QDir::toNativeSeparators(directory)));
     showMessage({}, false);
-    const int generation = ++m_loadGeneration;
-    m_loading = true;
+    m_evaluation.cancel(); // an evaluation of the previous run is not shown
     const std::string path = directory.toStdString();
-    m_loadWatcher.setFuture(runOnPool<std::shared_ptr<Loaded>>([generation, path] {
-        auto loaded = std::make_shared<Loaded>();
-        loaded->generation = generation;
-        try {
-            loaded->results = std::make_shared<const lbd::RunResults>(lbd::loadRunResults(path));
-        } catch (const std::exception& error) {
-            loaded->error = QString::fromUtf8(error.what());
-        }
-        return loaded;
-    }));
+    m_load.start([path] { return std::make_shared<const lbd::RunResults>(lbd::loadRunResults(path)); },
+                 [this](std::shared_ptr<const lbd::RunResults> results) { onLoaded(std::move(results)); },
+                 [this](const QString& error) {
+                     m_lab.reset();
+                     m_baseline.reset();
+                     m_results.reset();
+                     m_runLabel->setText(tr("Run: %1").arg(QDir::toNativeSeparators(m_directory)));
+                     m_stack->setCurrentIndex(0);
+                     m_tuning->setRun({}, false, 0);
+                     updateRecorded();
+                     showMessage(tr("Cannot use this run in the decision lab: %1").arg(error), true);
+                     emit failed(error);
+                 });
 }
 
-void DecisionLabPage::onLoaded()
+void DecisionLabPage::onLoaded(std::shared_ptr<const lbd::RunResults> results)
 {
-    const std::shared_ptr<Loaded> loaded = m_loadWatcher.result();
-    if (!loaded || loaded->generation != m_loadGeneration) {
-        return;
-    }
-    m_loading = false;
     m_lab.reset();
     m_baseline.reset();
-    if (!loaded->error.isEmpty()) {
-        m_results.reset();
-        m_runLabel->setText(tr("Run: %1").arg(QDir::toNativeSeparators(m_directory)));
-        m_stack->setCurrentIndex(0);
-        m_tuning->setRun({}, false, 0);
-        updateRecorded();
-        showMessage(tr("Cannot use this run in the decision lab: %1").arg(loaded->error), true);
-        emit failed(loaded->error);
-        return;
-    }
-    m_results = loaded->results;
+    m_results = std::move(results);
     m_runLabel->setText(tr("Run: %1: %2 test images, %3 classes, %4 particles%5")
                             .arg(QDir::toNativeSeparators(m_directory))
                             .arg(m_results->images)
@@ -444,13 +416,9 @@ void DecisionLabPage::requestEvaluation()
     if (!m_results) {
         return;
     }
-    if (m_evaluating) {
-        m_evaluationPending = true; // evaluated again with the newest settings when this one ends
-        return;
-    }
-    m_evaluationPending = false;
     const lbd::UtilityMatrix matrix = m_document->matrix();
     if (matrix.classCount() != m_results->classes) {
+        m_evaluation.cancel();
         m_lab.reset();
         m_baseline.reset();
         m_stack->setCurrentIndex(0);
@@ -461,42 +429,25 @@ void DecisionLabPage::requestEvaluation()
                     true);
         return;
     }
-    const int generation = ++m_evalGeneration;
-    m_evaluating = true;
     const lbd::DecisionRule chosen = rule();
     const std::optional<double> defer = m_document->effectiveDeferUtility();
     const QString description = m_document->description();
     const std::shared_ptr<const lbd::RunResults> results = m_results;
-    m_evalWatcher.setFuture(runOnPool<std::shared_ptr<Evaluated>>([generation, results, matrix, chosen, defer, description] {
-        auto out = std::make_shared<Evaluated>();
-        out->generation = generation;
-        out->matrix = matrix;
-        out->defer = defer;
-        out->description = description;
-        try {
+    // Settings changed while an evaluation runs (a painting stroke) start a newer one: only the
+    // newest is shown.
+    m_evaluation.start(
+        [results, matrix, chosen, defer, description] {
+            auto out = std::make_shared<Evaluated>();
+            out->matrix = matrix;
+            out->defer = defer;
+            out->description = description;
             out->lab = lbd::evaluateRunResults(*results, matrix, chosen, defer);
             // Argmax ignores U when deciding; evaluating it under the same matrix gives the
             // one-hot baseline's decisions with their mean utility under the shared matrix.
             out->baseline = lbd::evaluateRunResults(*results, matrix, lbd::DecisionRule::Argmax);
-        } catch (const std::exception& error) {
-            out->error = QString::fromUtf8(error.what());
-        }
-        return out;
-    }));
-}
-
-void DecisionLabPage::onEvaluated()
-{
-    const std::shared_ptr<Evaluated> out = m_evalWatcher.result();
-    m_evaluating = false;
-    if (out && out->generation == m_evalGeneration) {
-        if (!out->error.isEmpty()) {
-            m_lab.reset();
-            m_baseline.reset();
-            m_stack->setCurrentIndex(0);
-            showMessage(tr("The evaluation failed: %1").arg(out->error), true);
-            emit failed(out->error);
-        } else {
+            return std::shared_ptr<const Evaluated>(std::move(out));
+        },
+        [this](const std::shared_ptr<const Evaluated>& out) {
             m_lab = out->lab;
             m_baseline = out->baseline;
             m_evaluatedMatrix = out->matrix;
@@ -504,13 +455,15 @@ void DecisionLabPage::onEvaluated()
             m_evaluatedDescription = out->description;
             showMessage({}, false);
             showReports();
-        }
-    }
-    if (m_evaluationPending) {
-        requestEvaluation();
-    } else if (m_lab) {
-        emit evaluated();
-    }
+            emit evaluated();
+        },
+        [this](const QString& error) {
+            m_lab.reset();
+            m_baseline.reset();
+            m_stack->setCurrentIndex(0);
+            showMessage(tr("The evaluation failed: %1").arg(error), true);
+            emit failed(error);
+        });
 }
 
 void DecisionLabPage::showMessage(const QString& text, bool error)

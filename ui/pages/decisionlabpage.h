@@ -9,7 +9,6 @@
 // replaced; the run's own recorded settings are offered, not imposed; with a validation split, c
 // and r are tuned on it (DecisionTuningPanel) and the test split is reported. Loading and every
 // evaluation run on the thread pool.
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <memory>
@@ -18,6 +17,7 @@
 #include "core/eval/decisionrule.h"
 #include "core/eval/evaluationreport.h"
 #include "core/lbd/utilitymatrix.h"
+#include "ui/background/latestrequest.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -92,12 +92,10 @@ signals:
     void failed(const QString& message);
 
 private:
-    struct Loaded;
     struct Evaluated;
 
     void requestEvaluation();
-    void onLoaded();
-    void onEvaluated();
+    void onLoaded(std::shared_ptr<const lbd::RunResults> results);
     void applyPreset(const lbd::UtilityMatrix& matrix, const QString& name);
     void showMessage(const QString& text, bool error);
     void updateMatrixLabel();
@@ -141,13 +139,8 @@ private:
     QString m_evaluatedDescription;
     bool m_applyingPreset = false;
 
-    QFutureWatcher<std::shared_ptr<Loaded>> m_loadWatcher;
-    QFutureWatcher<std::shared_ptr<Evaluated>> m_evalWatcher;
-    int m_loadGeneration = 0;
-    int m_evalGeneration = 0;
-    bool m_loading = false;
-    bool m_evaluating = false;
-    bool m_evaluationPending = false; // the settings changed while an evaluation ran
+    LatestRequest<std::shared_ptr<const lbd::RunResults>> m_load;
+    LatestRequest<std::shared_ptr<const Evaluated>> m_evaluation;
 };
 
 } // namespace lbd::ui

@@ -1,307 +1,34 @@
 #include "ui/pages/gallerypage.h"
-#include "ui/seriescolors.h"
-#include "ui/pooltask.h"
 
 #include "core/data/regions.h"
 #include "core/infer/runresults.h"
-
-#include "ui/regioncolors.h"
+#include "ui/gallery/gallerydata.h"
+#include "ui/gallery/gallerymodel.h"
+#include "ui/gallery/tiledelegate.h"
+#include "ui/style/regioncolors.h"
+#include "ui/style/seriescolors.h"
 #include "ui/widgets/throttledplot.h"
 
-#include <QAbstractListModel>
-#include <QCache>
 #include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
 #include <QListView>
-#include <QPainter>
 #include <QPixmap>
-#include <QPromise>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStyledItemDelegate>
-#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <exception>
 #include <numeric>
 
 namespace lbd::ui {
 
-// Everything the gallery shows, computed once per run off the GUI thread and then only read.
-struct GalleryData {
-    int generation = 0;
-    QString error; // the run could not be loaded
-    std::shared_ptr<const lbd::RunResults> results;
-    std::vector<lbd::ImageUncertainty> uncertainty; // per test image
-    std::vector<int64_t> byInformation;             // image indices, mutual information decreasing
-    std::vector<int64_t> byVotes;                   // vote disagreement decreasing (ties: MI decreasing)
-    std::vector<lbd::Region> classRegion;           // thirds by class index
-    std::shared_ptr<const lbd::TestImages> images;  // null when the data set could not be read
-    QString imageError;
-
-    QString className(int64_t c) const
-    {
-        return c >= 0 && c < results->classes ? QString::fromStdString(results->classNames[size_t(c)])
-                                              : QString::number(c);
-    }
-};
-
 namespace {
 
-constexpr int kImageSide = 96;    // tile image, scaled up with nearest-neighbour
-constexpr int kTileWidth = 148;
-constexpr int kTileHeight = 168;
 constexpr int kDetailSide = 192;
 constexpr int kMaxPlottedClasses = 12;
-
-const QColor kCorrect(0x2e, 0x7d, 0x32);
-const QColor kWrong(0xc6, 0x28, 0x28);
-
-std::shared_ptr<const GalleryData> loadGallery(const std::string& directory, int generation)
-{
-    auto data = std::make_shared<GalleryData>();
-    data->generation = generation;
-    try {
-        auto results = std::make_shared<const lbd::RunResults>(lbd::loadRunResults(directory));
-        data->results = results;
-        data->uncertainty = lbd::imageUncertainties(*results);
-        const auto& u = data->uncertainty;
-        std::vector<int64_t> order(u.size());
-        std::iota(order.begin(), order.end(), int64_t(0));
-        data->byInformation = order;
-        std::stable_sort(data->byInformation.begin(), data->byInformation.end(),
-                         [&u](int64_t a, int64_t b) { return u[size_t(a)].epistemic > u[size_t(b)].epistemic; });
-        // Vote disagreement takes few values (M + 1 at most): break its ties by mutual information.
-        data->byVotes = data->byInformation;
-        std::stable_sort(data->byVotes.begin(), data->byVotes.end(), [&u](int64_t a, int64_t b) {
-            return u[size_t(a)].voteDisagreement > u[size_t(b)].voteDisagreement;
-        });
-        data->classRegion = lbd::classRegions(results->trainCounts, lbd::RegionScheme::ThirdsByIndex);
-        try {
-            data->images = std::make_shared<const lbd::TestImages>(lbd::loadTestImages(*results));
-        } catch (const std::exception& error) {
-            data->imageError = QString::fromUtf8(error.what());
-        }
-    } catch (const std::exception& error) {
-        data->error = QString::fromUtf8(error.what());
-    }
-    return data;
-}
-
-QImage toImage(const lbd::TestImages& images, int64_t n)
-{
-    const std::vector<uint8_t> pixels = lbd::testImagePixels(images, n);
-    const int w = int(images.width);
-    const int h = int(images.height);
-    const int c = int(images.channels);
-    const QImage view(pixels.data(), w, h, w * c, c == 1 ? QImage::Format_Grayscale8 : QImage::Format_RGB888);
-    return view.copy(); // own the pixels
-}
-
-QString valueText(GalleryPage::SortKey key, const lbd::ImageUncertainty& u)
-{
-    return key == GalleryPage::SortKey::MutualInformation
-               ? QObject::tr("MI %1 nats").arg(u.epistemic, 0, 'f', 3)
-               : QObject::tr("votes %1% apart").arg(100.0 * u.voteDisagreement, 0, 'f', 0);
-}
-
-} // namespace
-
-// The tiles of the filtered, sorted images; rows are fetched kTilesPerFetch at a time as the
-// view scrolls (canFetchMore / fetchMore), and images are made into QImages only when painted.
-class GalleryModel final : public QAbstractListModel {
-public:
-    static constexpr int kImageRole = Qt::UserRole + 1;
-
-    explicit GalleryModel(QObject* parent) : QAbstractListModel(parent) {}
-
-    void reset(std::shared_ptr<const GalleryData> data, std::vector<int64_t> order, GalleryPage::SortKey key)
-    {
-        beginResetModel();
-        if (data != m_data) {
-            m_images.clear();
-        }
-        m_data = std::move(data);
-        m_order = std::move(order);
-        m_key = key;
-        m_fetched = std::min<int>(GalleryPage::kTilesPerFetch, int(m_order.size()));
-        endResetModel();
-    }
-
-    int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : m_fetched; }
-    bool canFetchMore(const QModelIndex& parent) const override
-    {
-        return !parent.isValid() && m_fetched < int(m_order.size());
-    }
-    void fetchMore(const QModelIndex& parent) override
-    {
-        if (parent.isValid()) {
-            return;
-        }
-        const int more = std::min<int>(GalleryPage::kTilesPerFetch, int(m_order.size()) - m_fetched);
-        if (more <= 0) {
-            return;
-        }
-        beginInsertRows({}, m_fetched, m_fetched + more - 1);
-        m_fetched += more;
-        endInsertRows();
-    }
-
-    QVariant data(const QModelIndex& index, int role) const override
-    {
-        if (!index.isValid() || index.row() >= m_fetched || !m_data) {
-            return {};
-        }
-        const int64_t image = m_order[size_t(index.row())];
-        const lbd::ImageUncertainty& u = m_data->uncertainty[size_t(image)];
-        switch (role) {
-        case kImageRole: return QVariant::fromValue<qint64>(image);
-        case Qt::DisplayRole: return tr("test image %1").arg(image);
-        case Qt::ToolTipRole: {
-            const int64_t label = m_data->results->labels[size_t(image)];
-            QStringList tops;
-            for (size_t j = 0; j < u.particleTop1.size(); ++j) {
-                tops << tr("particle %1: %2 (p = %3)")
-                            .arg(j + 1)
-                            .arg(m_data->className(u.particleTop1[j]))
-                            .arg(u.particleTop1Probability[j], 0, 'f', 3);
-            }
-            return tr("Test image %1, true class %2\nmutual information (epistemic) %3 nats, vote disagreement %4%,\n"
-                      "total entropy %5 nats, aleatoric %6 nats\n%7\nClick to plot each particle's distribution.")
-                .arg(image)
-                .arg(m_data->className(label))
-                .arg(u.epistemic, 0, 'f', 4)
-                .arg(100.0 * u.voteDisagreement, 0, 'f', 0)
-                .arg(u.total, 0, 'f', 4)
-                .arg(u.aleatoric, 0, 'f', 4)
-                .arg(tops.join(QLatin1Char('\n')));
-        }
-        default: return {};
-        }
-    }
-
-    const GalleryData* galleryData() const { return m_data.get(); }
-    GalleryPage::SortKey key() const { return m_key; }
-    const std::vector<int64_t>& order() const { return m_order; }
-
-    // The image of test image n, cached (decoding a streamed file costs milliseconds); a null
-    // image when the data set could not be read.
-    QImage image(int64_t n) const
-    {
-        if (!m_data || !m_data->images) {
-            return {};
-        }
-        if (const QImage* cached = m_images.object(n)) {
-            return *cached;
-        }
-        QImage image;
-        try {
-            image = toImage(*m_data->images, n);
-        } catch (const std::exception&) {
-            return {}; // an undecodable file shows as "no image"; the error names it in the detail
-        }
-        m_images.insert(n, new QImage(image));
-        return image;
-    }
-
-private:
-    std::shared_ptr<const GalleryData> m_data;
-    std::vector<int64_t> m_order;
-    GalleryPage::SortKey m_key = GalleryPage::SortKey::MutualInformation;
-    int m_fetched = 0;
-    mutable QCache<qint64, QImage> m_images{1024};
-};
-
-namespace {
-
-// Paints one tile: the image scaled up without smoothing, the true class with its region colour,
-// one chip per particle with its top-1 class (green when right, red when wrong), and the value.
-class TileDelegate final : public QStyledItemDelegate {
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-
-    QSize sizeHint(const QStyleOptionViewItem&, const QModelIndex&) const override { return {kTileWidth, kTileHeight}; }
-
-    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
-    {
-        const auto* model = static_cast<const GalleryModel*>(index.model());
-        const GalleryData* data = model->galleryData();
-        if (data == nullptr) {
-            return;
-        }
-        const int64_t n = index.data(GalleryModel::kImageRole).toLongLong();
-        const lbd::ImageUncertainty& u = data->uncertainty[size_t(n)];
-        const int64_t label = data->results->labels[size_t(n)];
-        painter->save();
-        const QRect tile = option.rect.adjusted(3, 3, -3, -3);
-        const bool selected = option.state & QStyle::State_Selected;
-        painter->setPen(QPen(selected ? option.palette.highlight().color() : QColor(200, 200, 200), selected ? 3 : 1));
-        painter->setBrush(option.palette.base());
-        painter->drawRect(tile);
-
-        // Image, nearest-neighbour, aspect kept.
-        const QRect imageBox(tile.left() + (tile.width() - kImageSide) / 2, tile.top() + 4, kImageSide, kImageSide);
-        const QImage image = model->image(n);
-        if (!image.isNull()) {
-            const QSize scaled = image.size().scaled(imageBox.size(), Qt::KeepAspectRatio);
-            const QRect target(imageBox.left() + (imageBox.width() - scaled.width()) / 2,
-                               imageBox.top() + (imageBox.height() - scaled.height()) / 2, scaled.width(), scaled.height());
-            painter->setRenderHint(QPainter::SmoothPixmapTransform, false);
-            painter->drawImage(target, image);
-        } else {
-            painter->setPen(Qt::gray);
-            painter->drawRect(imageBox);
-            painter->drawText(imageBox, Qt::AlignCenter, QObject::tr("no image"));
-        }
-
-        QFont font = option.font;
-        font.setPointSizeF(font.pointSizeF() * 0.85);
-        painter->setFont(font);
-        const QFontMetrics metrics(font);
-        const int line = metrics.height();
-        int y = imageBox.bottom() + 4;
-
-        // True class, with its region's colour.
-        const QColor region = regionColor(data->classRegion[size_t(label)]);
-        painter->setPen(Qt::NoPen);
-        painter->setBrush(region);
-        painter->drawRect(QRect(tile.left() + 5, y + line / 2 - 4, 8, 8));
-        painter->setPen(option.palette.text().color());
-        painter->drawText(QRect(tile.left() + 17, y, tile.width() - 20, line), Qt::AlignLeft | Qt::AlignVCenter,
-                          metrics.elidedText(QObject::tr("true: %1").arg(data->className(label)), Qt::ElideRight,
-                                             tile.width() - 20));
-        y += line + 2;
-
-        // One chip per particle: its top-1 class index.
-        const int count = int(u.particleTop1.size());
-        const int available = tile.width() - 10;
-        const int chip = std::max(6, std::min(26, available / std::max(1, count)));
-        for (int j = 0; j < count; ++j) {
-            const QRect box(tile.left() + 5 + j * chip, y, chip - 2, line + 2);
-            if (box.right() > tile.right() - 4) {
-                break;
-            }
-            const bool right = u.particleTop1[size_t(j)] == label;
-            painter->setPen(Qt::NoPen);
-            painter->setBrush(right ? kCorrect : kWrong);
-            painter->drawRoundedRect(box, 3, 3);
-            if (chip >= 14) {
-                painter->setPen(Qt::white);
-                painter->drawText(box, Qt::AlignCenter, QString::number(u.particleTop1[size_t(j)]));
-            }
-        }
-        y += line + 6;
-
-        painter->setPen(option.palette.text().color());
-        painter->drawText(QRect(tile.left() + 5, y, tile.width() - 10, line), Qt::AlignLeft | Qt::AlignVCenter,
-                          QObject::tr("#%1  %2").arg(n).arg(valueText(model->key(), u)));
-        painter->restore();
-    }
-};
 
 } // namespace
 
@@ -436,11 +163,10 @@ GalleryPage::GalleryPage(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_message);
     layout->addWidget(m_stack, 1);
 
-    connect(&m_loadWatcher, &QFutureWatcher<std::shared_ptr<const GalleryData>>::finished, this, &GalleryPage::onLoaded);
     clearDetail();
 }
 
-GalleryPage::~GalleryPage() { m_loadWatcher.disconnect(this); }
+GalleryPage::~GalleryPage() = default;
 
 void GalleryPage::showRun(const QString& directory)
 {
@@ -448,27 +174,25 @@ void GalleryPage::showRun(const QString& directory)
     m_runLabel->setText(tr("Run: %1 (loading the test images and computing every image's uncertainty...)")
                             .arg(QDir::toNativeSeparators(directory)));
     showMessage({}, false);
-    const int generation = ++m_loadGeneration;
     const std::string path = directory.toStdString();
-    m_loadWatcher.setFuture(runOnPool<std::shared_ptr<const GalleryData>>([path, generation] { return loadGallery(path, generation); }));
+    m_load.start([path] { return loadGallery(path); },
+                 [this](std::shared_ptr<const GalleryData> data) { onLoaded(std::move(data)); },
+                 [this](const QString& error) { onLoadFailed(error); });
 }
 
-void GalleryPage::onLoaded()
+void GalleryPage::onLoadFailed(const QString& error)
 {
-    const std::shared_ptr<const GalleryData> data = m_loadWatcher.result();
-    if (!data || data->generation != m_loadGeneration) {
-        return;
-    }
     m_runLabel->setText(tr("Run: %1").arg(QDir::toNativeSeparators(m_directory)));
-    if (!data->error.isEmpty()) {
-        m_data.reset();
-        m_model->reset(nullptr, {}, sortKey());
-        m_stack->setCurrentIndex(0);
-        clearDetail();
-        showMessage(tr("Cannot show this run in the gallery: %1").arg(data->error), true);
-        emit failed(data->error);
-        return;
-    }
+    m_data.reset();
+    m_model->reset(nullptr, {}, sortKey());
+    m_stack->setCurrentIndex(0);
+    clearDetail();
+    showMessage(tr("Cannot show this run in the gallery: %1").arg(error), true);
+    emit failed(error);
+}
+
+void GalleryPage::onLoaded(std::shared_ptr<const GalleryData> data)
+{
     m_data = data;
     showMessage(data->imageError.isEmpty()
                     ? QString()
@@ -706,7 +430,7 @@ void GalleryPage::selectImage(int64_t image)
         const bool right = u.particleTop1[j] == label;
         tops += tr("<br>particle %1: <span style='color:%2'>%3</span> (p = %4)")
                     .arg(j + 1)
-                    .arg(right ? kCorrect.name() : kWrong.name())
+                    .arg(right ? TileDelegate::correctColor().name() : TileDelegate::wrongColor().name())
                     .arg(m_data->className(u.particleTop1[j]).toHtmlEscaped())
                     .arg(u.particleTop1Probability[j], 0, 'f', 3);
     }

@@ -6,12 +6,14 @@
 // and region; clicking a tile plots each particle's distribution. Loading, the uncertainty of
 // every image and both sort orders are computed once off the GUI thread; the tile view fetches
 // 200 tiles at a time and paints only what is visible, so 10,000 images stay fast.
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <cstdint>
 #include <memory>
 #include <vector>
+
+#include "ui/background/latestrequest.h"
+#include "ui/gallery/gallerydata.h"
 
 class QComboBox;
 class QLabel;
@@ -21,7 +23,6 @@ class QStackedWidget;
 namespace lbd::ui {
 
 class ThrottledPlot;
-struct GalleryData;
 class GalleryModel;
 
 class GalleryPage final : public QWidget {
@@ -29,8 +30,8 @@ class GalleryPage final : public QWidget {
     Q_DISABLE_COPY_MOVE(GalleryPage)
 
 public:
-    enum class SortKey { MutualInformation = 0, VoteDisagreement = 1 };
-    static constexpr int kTilesPerFetch = 200;
+    using SortKey = GallerySortKey;
+    static constexpr int kTilesPerFetch = kGalleryTilesPerFetch;
 
     explicit GalleryPage(QWidget* parent = nullptr);
     ~GalleryPage() override;
@@ -47,7 +48,7 @@ public:
 
     // For tests and the screenshot runner.
     bool hasRun() const { return m_data != nullptr; }
-    bool isBusy() const { return m_loadWatcher.isRunning(); }
+    bool isBusy() const { return m_load.isRunning(); }
     int matchingCount() const;                 // images that pass the filters
     int shownCount() const;                    // tiles fetched into the view so far
     std::vector<int64_t> shownImages() const;  // their test-image indices, in tile order
@@ -72,7 +73,8 @@ signals:
     void imageSelected(qint64 image);
 
 private:
-    void onLoaded();
+    void onLoaded(std::shared_ptr<const GalleryData> data);
+    void onLoadFailed(const QString& error);
     void applyFilters();
     void selectImage(int64_t image);
     void clearDetail();
@@ -94,8 +96,7 @@ private:
 
     QString m_directory;
     std::shared_ptr<const GalleryData> m_data;
-    QFutureWatcher<std::shared_ptr<const GalleryData>> m_loadWatcher;
-    int m_loadGeneration = 0;
+    LatestRequest<std::shared_ptr<const GalleryData>> m_load;
     int64_t m_selected = -1;
     std::vector<int64_t> m_plottedClasses;
 };

@@ -1,7 +1,7 @@
 #include "ui/pages/runspage.h"
 
 #include "core/infer/runexport.h"
-#include "ui/appsettings.h"
+#include "ui/app/appsettings.h"
 #include "ui/runs/runcomparisonview.h"
 #include "ui/runs/runtablemodel.h"
 
@@ -26,15 +26,6 @@
 namespace lbd::ui {
 namespace {
 
-struct ScanResult {
-    std::vector<lbd::RunSummary> runs;
-    QString error;
-};
-
-struct ExportOutcome {
-    lbd::ExportedModel model;
-    QString error;
-};
 
 QString withSuffix(QString path, const QString& suffix)
 {
@@ -215,7 +206,7 @@ void RunsPage::setRunsFolder(const QString& folder)
     }
     AppSettings::setRunsFolder(cleaned);
     m_folder = cleaned;
-    ++m_scanGeneration; // a scan of the old folder still running is now stale
+    m_scan.cancel(); // a scan of the old folder still running is now stale
     m_model->setRuns({});
     m_comparison->clear();
     updateFolderLabel();
@@ -238,66 +229,53 @@ void RunsPage::showEvent(QShowEvent* event)
 
 void RunsPage::refresh()
 {
-    if (m_scanning) {
-        m_rescanPending = true;
-        return;
-    }
-    m_scanning = true;
     m_stale = false;
-    const int generation = ++m_scanGeneration;
     const std::string folder = m_folder.toStdString();
     m_refreshButton->setEnabled(false);
     watchFolder(); // the folder may have been created since
-    m_tasks.start<ScanResult>(
+    // A scan still running is superseded: its folder listing may already be out of date.
+    m_scan.start(
         [folder] {
-            ScanResult result;
-            try {
-                for (const std::string& directory : lbd::findRunFolders(folder)) {
-                    result.runs.push_back(lbd::readRunSummary(directory));
-                }
-            } catch (const std::exception& error) {
-                result.error = QString::fromUtf8(error.what());
+            std::vector<lbd::RunSummary> runs;
+            for (const std::string& directory : lbd::findRunFolders(folder)) {
+                runs.push_back(lbd::readRunSummary(directory));
             }
-            return result;
+            return runs;
         },
-        [this, generation](ScanResult& result) {
-            m_scanning = false;
-            m_refreshButton->setEnabled(true);
-            if (generation == m_scanGeneration) {
-                m_scannedOnce = true;
-                const QStringList selected = selectedRuns();
-                int damaged = 0;
-                for (const lbd::RunSummary& run : result.runs) {
-                    damaged += run.damaged() ? 1 : 0;
-                }
-                const int count = static_cast<int>(result.runs.size());
-                const bool firstRows = m_model->rowCount() == 0;
-                m_model->setRuns(std::move(result.runs));
-                m_model->setShownRun(m_shownRun);
-                if (firstRows) {
-                    m_table->resizeColumnsToContents(); // later scans keep the user's column widths
-                }
-                selectRuns(selected);
-                if (!result.error.isEmpty()) {
-                    showMessage(tr("Could not read the runs folder %1: %2").arg(m_folder, result.error), true);
-                } else if (!QFileInfo(m_folder).isDir()) {
-                    showMessage(tr("The runs folder %1 does not exist yet; the first run you start creates it.").arg(m_folder),
-                                false);
-                } else if (count == 0) {
-                    showMessage(tr("No runs in %1 yet. Train one with Start, or choose another folder.").arg(m_folder), false);
-                } else if (damaged > 0) {
-                    showMessage(tr("%n run(s) listed; %1 damaged (see the Problems column).", nullptr, count).arg(damaged), true);
-                } else {
-                    showMessage(tr("%n run(s) listed.", nullptr, count), false);
-                }
-                updateButtons();
-                emit runsRefreshed();
-            }
-            if (m_rescanPending) {
-                m_rescanPending = false;
-                refresh();
-            }
-        });
+        [this](std::vector<lbd::RunSummary> runs) { onScanned(std::move(runs), {}); },
+        [this](const QString& error) { onScanned({}, error); });
+}
+
+void RunsPage::onScanned(std::vector<lbd::RunSummary> runs, const QString& error)
+{
+    m_refreshButton->setEnabled(true);
+    m_scannedOnce = true;
+    const QStringList selected = selectedRuns();
+    int damaged = 0;
+    for (const lbd::RunSummary& run : runs) {
+        damaged += run.damaged() ? 1 : 0;
+    }
+    const int count = static_cast<int>(runs.size());
+    const bool firstRows = m_model->rowCount() == 0;
+    m_model->setRuns(std::move(runs));
+    m_model->setShownRun(m_shownRun);
+    if (firstRows) {
+        m_table->resizeColumnsToContents(); // later scans keep the user's column widths
+    }
+    selectRuns(selected);
+    if (!error.isEmpty()) {
+        showMessage(tr("Could not read the runs folder %1: %2").arg(m_folder, error), true);
+    } else if (!QFileInfo(m_folder).isDir()) {
+        showMessage(tr("The runs folder %1 does not exist yet; the first run you start creates it.").arg(m_folder), false);
+    } else if (count == 0) {
+        showMessage(tr("No runs in %1 yet. Train one with Start, or choose another folder.").arg(m_folder), false);
+    } else if (damaged > 0) {
+        showMessage(tr("%n run(s) listed; %1 damaged (see the Problems column).", nullptr, count).arg(damaged), true);
+    } else {
+        showMessage(tr("%n run(s) listed.", nullptr, count), false);
+    }
+    updateButtons();
+    emit runsRefreshed();
 }
 
 QStringList RunsPage::selectedRuns() const
@@ -357,10 +335,26 @@ bool RunsPage::compare(const QStringList& directories)
         showMessage(tr("Select two or more runs to compare (Ctrl+click or Shift+click rows)."), true);
         return false;
     }
-    const int generation = ++m_compareGeneration;
     m_compareButton->setEnabled(false);
     showMessage(tr("Reading the curves of %n run(s)…", nullptr, static_cast<int>(directories.size())), false);
-    m_tasks.start<std::vector<ComparedRun>>(
+    const auto shown = [this](std::vector<ComparedRun> runs) {
+        QStringList problems;
+        for (const ComparedRun& run : runs) {
+            if (!run.error.isEmpty()) {
+                problems << run.error;
+            }
+        }
+        const int count = static_cast<int>(runs.size());
+        m_comparison->setRuns(std::move(runs));
+        if (problems.isEmpty()) {
+            showMessage(tr("Comparing %n run(s).", nullptr, count), false);
+        } else {
+            showMessage(tr("Comparing %1 runs; without curves: %2").arg(count).arg(problems.join(QStringLiteral("; "))), true);
+        }
+        updateButtons();
+        emit comparisonReady();
+    };
+    m_compare.start(
         [directories] {
             std::vector<ComparedRun> runs;
             for (const QString& directory : directories) {
@@ -368,25 +362,10 @@ bool RunsPage::compare(const QStringList& directories)
             }
             return runs;
         },
-        [this, generation](std::vector<ComparedRun>& runs) {
-            if (generation != m_compareGeneration) {
-                return;
-            }
-            QStringList problems;
-            for (const ComparedRun& run : runs) {
-                if (!run.error.isEmpty()) {
-                    problems << run.error;
-                }
-            }
-            const int count = static_cast<int>(runs.size());
-            m_comparison->setRuns(std::move(runs));
-            if (problems.isEmpty()) {
-                showMessage(tr("Comparing %n run(s).", nullptr, count), false);
-            } else {
-                showMessage(tr("Comparing %1 runs; without curves: %2").arg(count).arg(problems.join(QStringLiteral("; "))), true);
-            }
+        shown,
+        [this](const QString& error) {
+            showMessage(tr("Could not compare the runs: %1").arg(error), true);
             updateButtons();
-            emit comparisonReady();
         });
     return true;
 }
@@ -445,7 +424,7 @@ bool RunsPage::saveMetricsCsv(const QString& path)
 
 void RunsPage::exportModel(const QString& runDirectory, const QString& outFile)
 {
-    if (m_exporting) {
+    if (m_export.isRunning()) {
         showMessage(tr("A model export is already running."), true);
         return;
     }
@@ -454,41 +433,29 @@ void RunsPage::exportModel(const QString& runDirectory, const QString& outFile)
         emit modelExportFailed(lastMessage());
         return;
     }
-    m_exporting = true;
-    updateButtons();
     showMessage(tr("Exporting the model of %1 to %2…").arg(QFileInfo(runDirectory).fileName(), outFile), false);
     const std::string run = runDirectory.toStdString();
     const std::string out = outFile.toStdString();
-    m_tasks.start<ExportOutcome>(
-        [run, out] {
-            ExportOutcome outcome;
-            try {
-                outcome.model = lbd::exportRunForPython(run, out);
-            } catch (const std::exception& error) {
-                outcome.error = QString::fromUtf8(error.what());
-            }
-            return outcome;
-        },
-        [this, outFile](ExportOutcome& outcome) {
-            m_exporting = false;
-            updateButtons();
-            if (!outcome.error.isEmpty()) {
-                showMessage(tr("The model was not exported: %1").arg(outcome.error), true);
-                emit modelExportFailed(outcome.error);
-                return;
-            }
-            const lbd::ExportedModel& model = outcome.model;
-            showMessage(tr("Wrote %1: %2 with M = %3 particles, %4 classes, %5 tensors (%6 numbers), weights of epoch %7. "
-                           "In Python: d = torch.load('%1'); d['state_dict'], d['class_names']")
-                            .arg(outFile, QString::fromStdString(model.arch))
-                            .arg(model.particles)
-                            .arg(model.classNames.size())
-                            .arg(model.tensorCount)
-                            .arg(model.parameterCount)
-                            .arg(model.epoch),
-                        false);
-            emit modelExported(outFile);
-        });
+    m_export.start([run, out] { return lbd::exportRunForPython(run, out); },
+                   [this, outFile](const lbd::ExportedModel& model) {
+                       updateButtons();
+                       showMessage(tr("Wrote %1: %2 with M = %3 particles, %4 classes, %5 tensors (%6 numbers), weights of "
+                                      "epoch %7. In Python: d = torch.load('%1'); d['state_dict'], d['class_names']")
+                                       .arg(outFile, QString::fromStdString(model.arch))
+                                       .arg(model.particles)
+                                       .arg(model.classNames.size())
+                                       .arg(model.tensorCount)
+                                       .arg(model.parameterCount)
+                                       .arg(model.epoch),
+                                   false);
+                       emit modelExported(outFile);
+                   },
+                   [this](const QString& error) {
+                       updateButtons();
+                       showMessage(tr("The model was not exported: %1").arg(error), true);
+                       emit modelExportFailed(error);
+                   });
+    updateButtons(); // no second export while this one runs
 }
 
 QString RunsPage::lastMessage() const
@@ -516,7 +483,7 @@ void RunsPage::updateButtons()
     m_continueButton->setEnabled(canContinue);
     m_compareButton->setEnabled(selected.size() >= 2);
     m_csvButton->setEnabled(m_model->rowCount() > 0);
-    m_exportModelButton->setEnabled(canExport && !m_exporting);
+    m_exportModelButton->setEnabled(canExport && !m_export.isRunning());
     m_exportModelButton->setToolTip(canExport || selected.size() != 1
                                         ? tr("Write the selected run's weights (last checkpoint) as a torch.load-readable "
                                              "file with class names and normalisation, like `lbd export RUN --out FILE`.")

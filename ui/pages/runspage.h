@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "core/train/runsummary.h"
-#include "ui/runs/backgroundtasks.h"
+#include "core/infer/runexport.h"
+#include "ui/background/latestrequest.h"
+#include "ui/runs/runcomparisonview.h"
 
 class QFileSystemWatcher;
 class QLabel;
@@ -38,7 +40,7 @@ public:
     void setRunsFolder(const QString& folder);
     // Re-reads the runs folder in the background; runsRefreshed() follows.
     void refresh();
-    bool isScanning() const { return m_scanning; }
+    bool isScanning() const { return m_scan.isRunning(); }
 
     // The runs as listed (model order, not the sorted view's).
     const std::vector<lbd::RunSummary>& runs() const;
@@ -63,7 +65,7 @@ public:
     bool saveMetricsCsv(const QString& path);
     // Writes the run's model for Python in the background; modelExported or modelExportFailed follows.
     void exportModel(const QString& runDirectory, const QString& outFile);
-    bool isExporting() const { return m_exporting; }
+    bool isExporting() const { return m_export.isRunning(); }
 
     // The inline message under the table (errors in red).
     void showMessage(const QString& text, bool error);
@@ -83,6 +85,7 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    void onScanned(std::vector<lbd::RunSummary> runs, const QString& error);
     void updateButtons();
     void updateFolderLabel();
     void watchFolder();
@@ -113,14 +116,11 @@ private:
 
     QString m_folder;
     QString m_shownRun;
-    bool m_scanning = false;
-    bool m_rescanPending = false;
     bool m_scannedOnce = false;
     bool m_stale = false; // the folder changed while the page was hidden
-    bool m_exporting = false;
-    int m_scanGeneration = 0;
-    int m_compareGeneration = 0;
-    BackgroundTasks m_tasks{this};
+    LatestRequest<std::vector<lbd::RunSummary>> m_scan;
+    LatestRequest<std::vector<ComparedRun>> m_compare;
+    LatestRequest<lbd::ExportedModel> m_export;
 };
 
 } // namespace lbd::ui

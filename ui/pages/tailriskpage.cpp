@@ -1,9 +1,9 @@
 #include "ui/pages/tailriskpage.h"
-#include "ui/decisionruletext.h"
+#include "ui/style/decisionruletext.h"
 #include "ui/widgets/fhraxes.h"
 #include "ui/widgets/plottitle.h"
 
-#include "ui/regioncolors.h"
+#include "ui/style/regioncolors.h"
 #include "ui/widgets/throttledplot.h"
 
 #include <QComboBox>

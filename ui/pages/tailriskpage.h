@@ -9,7 +9,7 @@
 #include <optional>
 #include <vector>
 
-#include "ui/runview.h"
+#include "ui/pages/runview.h"
 
 class QComboBox;
 class QLabel;

@@ -1,6 +1,6 @@
 #include "ui/pages/trainingpage.h"
 
-#include "ui/regioncolors.h"
+#include "ui/style/regioncolors.h"
 #include "ui/widgets/throttledplot.h"
 
 #include <QGridLayout>

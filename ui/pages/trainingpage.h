@@ -4,7 +4,7 @@
 // messages. Plots replot at most every ~40 ms however fast epochs arrive.
 #include <QWidget>
 
-#include "ui/runview.h"
+#include "ui/pages/runview.h"
 
 class QCPGraph;
 class QPlainTextEdit;

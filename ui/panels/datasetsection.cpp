@@ -1,7 +1,7 @@
 #include "ui/panels/datasetsection.h"
 
 #include "datasets/catalogue.h"
-#include "ui/datasetcatalog.h"
+#include "ui/panels/datasetcatalog.h"
 #include "ui/engine/datasetscan.h"
 #include "ui/widgets/classcountchart.h"
 
@@ -14,7 +14,6 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QThread>
 #include <QVBoxLayout>
 
 #include <memory>
@@ -181,12 +180,7 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
     load(lbd::DataSpec{});
 }
 
-DatasetSection::~DatasetSection()
-{
-    for (QThread* scan : findChildren<QThread*>(Qt::FindDirectChildrenOnly)) {
-        scan->wait();
-    }
-}
+DatasetSection::~DatasetSection() = default;
 
 void DatasetSection::load(const lbd::DataSpec& spec)
 {
@@ -260,8 +254,8 @@ void DatasetSection::refreshCounts()
 {
     lbd::DataSpec spec;
     apply(spec);
+    m_scan.cancel(); // a scan still running is for the settings before this change
     if (const DatasetPreview preview = datasetPreview(spec); preview.known) {
-        ++m_scanGeneration; // a scan still running for a folder is now stale
         m_counts = preview.trainCounts;
         m_names = preview.classNames;
         m_chart->setCounts(m_names, m_counts, preview.exact ? QString() : tr("estimate"));
@@ -283,27 +277,21 @@ void DatasetSection::startScan()
 {
     lbd::DataSpec spec;
     apply(spec);
-    const int generation = ++m_scanGeneration;
-    auto result = std::make_shared<DatasetScan>();
-    QThread* thread = QThread::create([spec, result] { *result = scanDataset(spec); });
-    thread->setParent(this); // the destructor waits for it
-    connect(thread, &QThread::finished, this, [this, thread, result, generation] {
-        if (generation == m_scanGeneration) {
-            if (!result->error.empty()) {
-                m_chart->showMessage(tr("Could not read the data set: %1").arg(QString::fromStdString(result->error)));
-            } else {
-                m_counts = result->trainCounts;
-                m_names.clear();
-                for (const std::string& name : result->classNames) {
-                    m_names << QString::fromStdString(name);
-                }
-                m_chart->setCounts(m_names, m_counts);
-                emit countsChanged();
-            }
-        }
-        thread->deleteLater();
-    });
-    thread->start();
+    m_scan.start([spec] { return scanDataset(spec); },
+                 [this](const DatasetScan& result) {
+                     if (!result.error.empty()) {
+                         m_chart->showMessage(tr("Could not read the data set: %1").arg(QString::fromStdString(result.error)));
+                         return;
+                     }
+                     m_counts = result.trainCounts;
+                     m_names.clear();
+                     for (const std::string& name : result.classNames) {
+                         m_names << QString::fromStdString(name);
+                     }
+                     m_chart->setCounts(m_names, m_counts);
+                     emit countsChanged();
+                 },
+                 [this](const QString& error) { m_chart->showMessage(tr("Could not read the data set: %1").arg(error)); });
 }
 
 void DatasetSection::browse()

@@ -12,6 +12,8 @@
 
 #include "core/data/dataspec.h"
 #include "datasets/datasetentry.h"
+#include "ui/background/latestrequest.h"
+#include "ui/engine/datasetscan.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -72,7 +74,7 @@ private:
     QWidget* m_syntheticRows = nullptr;
     ClassCountChart* m_chart = nullptr;
     QTimer m_scanDebounce;
-    int m_scanGeneration = 0;
+    LatestRequest<DatasetScan> m_scan;
     bool m_loading = false;
 
     std::vector<int64_t> m_counts;

@@ -6,7 +6,7 @@
 #include "ui/panels/datasetsection.h"
 #include "ui/panels/objectivesection.h"
 #include "ui/panels/runsection.h"
-#include "ui/presetlibrary.h"
+#include "ui/panels/presetlibrary.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
 

@@ -1,6 +1,6 @@
 #include "ui/runs/runcomparisonview.h"
 #include "ui/runs/runtablemodel.h"
-#include "ui/seriescolors.h"
+#include "ui/style/seriescolors.h"
 
 #include "ui/widgets/throttledplot.h"
 

@@ -1,6 +1,6 @@
 #include "ui/utility/utilityeditorpage.h"
 
-#include "ui/appsettings.h"
+#include "ui/app/appsettings.h"
 #include "ui/utility/utilitycommands.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/utility/utilityheatmap.h"

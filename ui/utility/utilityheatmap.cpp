@@ -1,6 +1,6 @@
 #include "ui/utility/utilityheatmap.h"
 
-#include "ui/regioncolors.h"
+#include "ui/style/regioncolors.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>

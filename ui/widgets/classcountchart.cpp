@@ -1,7 +1,7 @@
 #include "ui/widgets/classcountchart.h"
 
 #include "core/data/regions.h"
-#include "ui/regioncolors.h"
+#include "ui/style/regioncolors.h"
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>

@@ -1,9 +1,9 @@
 #include "ui/widgets/predictionview.h"
 
 #include "core/data/regions.h"
-#include "ui/decisionruletext.h"
-#include "ui/regioncolors.h"
-#include "ui/seriescolors.h"
+#include "ui/style/decisionruletext.h"
+#include "ui/style/regioncolors.h"
+#include "ui/style/seriescolors.h"
 #include "ui/widgets/plottitle.h"
 #include "ui/widgets/throttledplot.h"
 

@@ -28,6 +28,8 @@ public:
     void placeLegendBelow();
     bool exportPng(const QString& path);
     int replotCount() const { return m_replots; }
+    // A replot has been asked for and not drawn yet.
+    bool replotPending() const { return m_replotTimer.isActive(); }
 
 signals:
     void replotted();

@@ -1,8 +1,8 @@
-#include "ui/screenshotrunner.h"
+#include "ui/app/screenshotrunner.h"
 
 #include "ui/decisionlab/tuningpanel.h"
-#include "ui/latencyprobe.h"
-#include "ui/mainwindow.h"
+#include "ui/app/latencyprobe.h"
+#include "ui/app/mainwindow.h"
 #include "ui/pages/classifypage.h"
 #include "ui/pages/decisionlabpage.h"
 #include "ui/pages/gallerypage.h"

@@ -1,4 +1,4 @@
-#include "ui/presetlibrary.h"
+#include "ui/panels/presetlibrary.h"
 
 #include "core/train/configjson.h"
 #include "core/train/presets.h"

@@ -9,8 +9,8 @@
 #include <functional>
 
 #include "core/train/epochmetrics.h"
-#include "ui/trainingcontroller.h"
-#include "ui/trainingoutcome.h"
+#include "ui/training/trainingcontroller.h"
+#include "ui/training/trainingoutcome.h"
 
 class QAction;
 class QLabel;

@@ -1,4 +1,4 @@
-#include "ui/mainwindow.h"
+#include "ui/app/mainwindow.h"
 #include "ui/utility/utilitydocument.h"
 
 #include "core/train/configjson.h"
@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ui/aboutdialog.h"
-#include "ui/appsettings.h"
+#include "ui/app/aboutdialog.h"
+#include "ui/app/appsettings.h"
 #include "ui/pages/calibrationpage.h"
 #include "ui/pages/classifypage.h"
 #include "ui/pages/decisionlabpage.h"
@@ -19,7 +19,7 @@
 #include "ui/pages/tailriskpage.h"
 #include "ui/pages/trainingpage.h"
 #include "ui/panels/experimentpanel.h"
-#include "ui/runview.h"
+#include "ui/pages/runview.h"
 #include "ui/utility/utilityeditorpage.h"
 #include "ui/widgets/progresspanel.h"
 #include "ui/widgets/throttledplot.h"

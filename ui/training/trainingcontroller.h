@@ -13,7 +13,7 @@
 #include "core/train/epochmetrics.h"
 #include "core/train/trainconfig.h"
 #include "core/train/trainingcontrol.h"
-#include "ui/trainingoutcome.h"
+#include "ui/training/trainingoutcome.h"
 
 namespace lbd::ui {
 

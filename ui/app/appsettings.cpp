@@ -1,4 +1,4 @@
-#include "ui/appsettings.h"
+#include "ui/app/appsettings.h"
 
 #include "core/train/runsroot.h"
 

@@ -1,4 +1,4 @@
-#include "ui/latencyprobe.h"
+#include "ui/app/latencyprobe.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,4 @@
-#include "ui/decisionruletext.h"
+#include "ui/style/decisionruletext.h"
 
 #include <QObject>
 

@@ -1,4 +1,4 @@
-#include "ui/trainingworker.h"
+#include "ui/training/trainingworker.h"
 
 #include "core/train/trainer.h"
 #include "core/util/error.h"

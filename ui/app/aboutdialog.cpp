@@ -1,4 +1,4 @@
-#include "ui/aboutdialog.h"
+#include "ui/app/aboutdialog.h"
 
 #include "core/util/buildinfo.h"
 

@@ -1,4 +1,4 @@
-#include "ui/datasetcatalog.h"
+#include "ui/panels/datasetcatalog.h"
 
 #include "core/data/longtailspec.h"
 #include "datasets/catalogue.h"

@@ -1,6 +1,6 @@
-#include "ui/trainingcontroller.h"
+#include "ui/training/trainingcontroller.h"
 
-#include "ui/trainingworker.h"
+#include "ui/training/trainingworker.h"
 
 namespace lbd::ui {
 

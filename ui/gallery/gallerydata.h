@@ -1,0 +1,50 @@
+#pragma once
+// Everything the Disagreement gallery shows about one run, computed once off the GUI thread
+// (loadGallery) and then only read: the cached test probabilities, every image's uncertainty,
+// both sort orders, the class regions and the test images.
+#include <QImage>
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/data/regions.h"
+#include "core/infer/runresults.h"
+
+namespace lbd::ui {
+
+enum class GallerySortKey { MutualInformation = 0, VoteDisagreement = 1 };
+
+// Tiles are added to the view this many at a time as it scrolls.
+inline constexpr int kGalleryTilesPerFetch = 200;
+
+// Everything the gallery shows, computed once per run off the GUI thread and then only read.
+struct GalleryData {
+    std::shared_ptr<const lbd::RunResults> results;
+    std::vector<lbd::ImageUncertainty> uncertainty; // per test image
+    std::vector<int64_t> byInformation;             // image indices, mutual information decreasing
+    std::vector<int64_t> byVotes;                   // vote disagreement decreasing (ties: MI decreasing)
+    std::vector<lbd::Region> classRegion;           // thirds by class index
+    std::shared_ptr<const lbd::TestImages> images;  // null when the data set could not be read
+    QString imageError;
+
+    QString className(int64_t c) const
+    {
+        return c >= 0 && c < results->classes ? QString::fromStdString(results->classNames[size_t(c)])
+                                              : QString::number(c);
+    }
+};
+
+// Throws (lbd::InputError naming the file) when the run's results cannot be read; test images
+// that cannot be read leave GalleryData::images null and say why in imageError.
+std::shared_ptr<const GalleryData> loadGallery(const std::string& directory);
+
+// Test image n as a QImage that owns its pixels.
+QImage galleryImage(const lbd::TestImages& images, int64_t n);
+
+// The sort key's value of one image, as a tile shows it.
+QString galleryValueText(GallerySortKey key, const lbd::ImageUncertainty& u);
+
+} // namespace lbd::ui

@@ -1,0 +1,26 @@
+#pragma once
+// Paints one gallery tile: the image scaled up without smoothing, the true class with its region
+// colour, one chip per particle with its top-1 class (green when right, red when wrong), and the
+// value the tiles are sorted by. Reads everything from the GalleryModel it paints.
+#include <QColor>
+#include <QStyledItemDelegate>
+
+namespace lbd::ui {
+
+class TileDelegate final : public QStyledItemDelegate {
+public:
+    static constexpr int kImageSide = 96; // tile image, scaled up with nearest-neighbour
+    static constexpr int kTileWidth = 148;
+    static constexpr int kTileHeight = 168;
+
+    // A particle's top-1 class when right / wrong (the gallery's detail text uses the same).
+    static QColor correctColor() { return {0x2e, 0x7d, 0x32}; }
+    static QColor wrongColor() { return {0xc6, 0x28, 0x28}; }
+
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+};
+
+} // namespace lbd::ui
