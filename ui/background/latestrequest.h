@@ -81,7 +81,9 @@ public:
                          [this, watcher, serial, done = std::move(done), failed = std::move(failed)] {
                              m_watchers.removeOne(watcher);
                              watcher->deleteLater();
-                             if (serial != m_serial || watcher->isCanceled()) {
+                             // Not isCanceled(): QFuture marks a job that threw as cancelled too. A
+                             // request cancelled by start() or cancel() is no longer the newest.
+                             if (serial != m_serial) {
                                  return; // superseded: a newer request owns the answer
                              }
                              m_running = false;
