@@ -4,6 +4,7 @@
 # of core's torch translation units over and over, two at a time, at normal priority.
 #
 #   tools/ctest_under_load.sh BUILD_DIR [N=5]
+#   LBD_LOAD=external tools/ctest_under_load.sh BUILD_DIR 5   # the load is already running (a build)
 #
 # Exits 0 only when all N runs pass; prints each run's summary line.
 set -euo pipefail
@@ -23,10 +24,12 @@ for entry in json.load(open(sys.argv[1])):
 PY
 )
 [ -n "$command" ] || { echo "no compile command for core/train/trainer.cpp in $build/compile_commands.json" >&2; exit 2; }
-for i in 1 2; do
-    (cd "$build" && while true; do eval "$command" >/dev/null 2>&1 || true; done) &
-done
-sleep 5
+if [ "${LBD_LOAD:-compile}" = compile ]; then
+    for i in 1 2; do
+        (cd "$build" && while true; do eval "$command" >/dev/null 2>&1 || true; done) &
+    done
+    sleep 5
+fi
 passed=0
 for run in $(seq 1 "$runs"); do
     start=$(date +%s)

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 using namespace lbd::ui;
 
@@ -116,35 +117,35 @@ private slots:
         auto gate = std::make_shared<Gate>();
         std::atomic_bool finished{false};
         bool delivered = false;
-        QThread opener; // opens the gate from outside, as the job would end on its own
+        std::thread opener; // opens the gate from outside, as the job would end on its own
         {
             LatestRequest<int> request;
             request.start([gate, &finished] { gate->pass(); finished = true; return 1; },
                           [&delivered](int) { delivered = true; }, [](const QString&) {});
             QTRY_VERIFY(gate->entered);
-            QObject::connect(&opener, &QThread::started, &opener, [gate] { gate->open = true; }, Qt::DirectConnection);
-            opener.start();
+            // A plain thread: a QThread would run an event loop after `started` and never end.
+            opener = std::thread([gate] { gate->open = true; });
         } // ~LatestRequest waits for the running job
         QVERIFY(finished);
         QCoreApplication::processEvents();
         QVERIFY(!delivered);
-        opener.wait();
+        opener.join();
     }
 
     // QFuture::waitForFinished rethrows what the job threw; the destructor must not pass it on.
     void destroyingTheOwnerOfAJobThatThrows()
     {
         auto gate = std::make_shared<Gate>();
-        QThread opener;
+        std::thread opener;
         {
             LatestRequest<int> request;
             request.start([gate]() -> int { gate->pass(); throw lbd::RunError("out of memory"); }, [](int) {},
                           [](const QString&) {});
             QTRY_VERIFY(gate->entered);
-            QObject::connect(&opener, &QThread::started, &opener, [gate] { gate->open = true; }, Qt::DirectConnection);
-            opener.start();
+            // A plain thread: a QThread would run an event loop after `started` and never end.
+            opener = std::thread([gate] { gate->open = true; });
         }
-        opener.wait();
+        opener.join();
     }
 };
 
