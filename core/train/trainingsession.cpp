@@ -317,7 +317,7 @@ std::string TrainingSession::stoppedMessage(int epoch) const
                                        + std::to_string(s.checkpointEpoch) + " is kept and --resume continues from it"
                                  : "stopped during epoch " + std::to_string(epoch)
                                        + " before the first checkpoint (train.checkpoint_every = "
-                                       + std::to_string(s.config.train.checkpointEvery) + "): there is nothing to resume";
+                                       + std::to_string(s.config.train.checkpointEvery) + "): --resume starts it again from epoch 1";
 }
 
 // ---- stage 3: evaluation -----------------------------------------------------------------------

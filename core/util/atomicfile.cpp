@@ -77,7 +77,7 @@ void writeFileAtomically(const std::string& path, const std::string& contents)
     if (target.has_parent_path()) {
         fs::create_directories(target.parent_path(), ec);
         if (ec) {
-            throw RunError(fileErrorMessage(target.parent_path().string(), ec.value()));
+            throw RunError(fileErrorMessage(path, ec.value()) + " (creating its folder " + target.parent_path().string() + ")");
         }
     }
     const std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++);
