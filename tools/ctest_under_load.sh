@@ -16,10 +16,11 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # The compile command of one torch translation unit, taken from the build's own database.
 command=$(python3 - "$build/compile_commands.json" <<'PY'
-import json, sys
+import json, re, sys
 for entry in json.load(open(sys.argv[1])):
     if entry["file"].endswith("core/train/trainer.cpp"):
-        print(entry["command"].split(" -o ")[0] + " -o /dev/null")
+        # The same command, its object written nowhere (the -c SOURCE stays).
+        print(re.sub(r" -o \S+", " -o /dev/null", entry["command"]).replace(" -MD ", " "))
         break
 PY
 )
