@@ -84,15 +84,7 @@ nlohmann::json configJson(const TrainOptions& o)
     // --baseline replaces what the method defines (and the particle count, unless --particles is
     // given too); the preset's other values (alpha, tau, the utility, ...) stay.
     if (o.baseline->count() > 0) {
-        patch["objective"]["baseline"] = o.baselineName;
-        if (config.contains("model") && config["model"].is_object() && !o.flags.given("model.particles")) {
-            config["model"].erase("particles");
-        }
-        if (config.contains("objective") && config["objective"].is_object()) {
-            for (const std::string& key : baselineObjectiveKeys()) {
-                config["objective"].erase(key);
-            }
-        }
+        setBaselineInConfigJson(config, o.baselineName, o.flags.given("model.particles"));
     }
     mergeJson(config, patch);
     return config;

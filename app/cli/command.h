@@ -25,6 +25,7 @@ Command addEvalCommand(CLI::App& lbd);
 Command addPredictCommand(CLI::App& lbd);
 Command addExportCommand(CLI::App& lbd);
 Command addBenchCommand(CLI::App& lbd);
+Command addStudyCommand(CLI::App& lbd);
 Command addCompletionCommand(CLI::App& lbd);
 
 // An option whose value must be one of `words`: checked by CLI11 and offered by the completion.

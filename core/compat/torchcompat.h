@@ -11,6 +11,7 @@
 #include <c10/cuda/CUDAStream.h>
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDACachingAllocator.h>
+#include <ATen/cuda/CUDAGraph.h>
 #endif
 
 #include <optional>
@@ -123,6 +124,20 @@ private:
     std::optional<c10::cuda::CUDAStreamGuard> m_guard;
 #endif
 };
+
+#ifdef LBD_HAVE_CUDA
+// Starts recording in thread-local capture mode: other threads of this process (a study's runs
+// training at once, each on its own stream) may go on launching and allocating meanwhile. The
+// global mode LibTorch defaults to would fail them, or this capture, for the duration.
+inline void beginGraphCapture(at::cuda::CUDAGraph& graph)
+{
+#if TORCH_VERSION_MAJOR >= 2
+    graph.capture_begin({0, 0}, cudaStreamCaptureModeThreadLocal);
+#else
+    graph.capture_begin();
+#endif
+}
+#endif
 
 // A second CUDA stream on which the next batch is prepared while the current stream trains on
 // this one. Work queued by run() is ordered before whatever the current stream queues after

@@ -205,6 +205,19 @@ const std::vector<std::string>& baselineObjectiveKeys()
     return keys;
 }
 
+void setBaselineInConfigJson(json& config, const std::string& baseline, bool keepParticles)
+{
+    if (config.contains("model") && config["model"].is_object() && !keepParticles) {
+        config["model"].erase("particles");
+    }
+    if (config.contains("objective") && config["objective"].is_object()) {
+        for (const std::string& key : baselineObjectiveKeys()) {
+            config["objective"].erase(key);
+        }
+    }
+    config["objective"]["baseline"] = baseline;
+}
+
 ObjectiveSpec trainingObjective(const TrainConfig& config, const UtilityMatrix& trainingUtility)
 {
     ObjectiveSpec spec = config.objective;

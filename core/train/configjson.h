@@ -23,6 +23,11 @@ TrainConfig loadTrainConfig(const std::string& path);
 // before it applies, so that the preset's other values (alpha, tau, the utility) stay.
 const std::vector<std::string>& baselineObjectiveKeys();
 
+// What `--baseline NAME` (and a study's baseline level) does to a config JSON: the method's keys
+// (baselineObjectiveKeys) and, unless `keepParticles`, model.particles are removed, then
+// objective.baseline is set, so that the preset's other values (alpha, tau, the utility) stay.
+void setBaselineInConfigJson(nlohmann::json& config, const std::string& baseline, bool keepParticles);
+
 // Merges `patch` into `base` (objects recursively, other values replaced).
 void mergeJson(nlohmann::json& base, const nlohmann::json& patch);
 

@@ -1,7 +1,8 @@
 #pragma once
 // Training presets: JSON configs shipped in resources/presets (installed to
-// share/lbd-studio/presets). Looked up in $LBD_PRESETS_DIR, next to the executable's share
-// folder, then in the source tree this binary was built from.
+// share/lbd-studio/presets; $LBD_PRESETS_DIR first; see core/util/resourcefiles.h).
+#include "core/util/resourcefiles.h"
+
 #include <nlohmann/json_fwd.hpp>
 
 #include <string>
@@ -9,13 +10,9 @@
 
 namespace lbd {
 
-struct PresetInfo {
-    std::string name;        // file name without .json
-    std::string path;
-    std::string description;
-};
+using PresetInfo = ResourceFile;
 
-std::vector<std::string> presetDirectories();
+const ResourceKind& presetResources();
 std::vector<PresetInfo> listPresets();
 // The preset's JSON; InputError listing the available names when `name` is unknown.
 nlohmann::json loadPresetJson(const std::string& name);

@@ -29,6 +29,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -112,7 +113,6 @@ void TrainingSession::State::prepareDevice()
     device = parseDevice(config.train.device);
     configureDevice(device);
     autocast = autocastTypeFor(config.train.precision, device);
-    torch::manual_seed(config.train.seed);
 }
 
 void TrainingSession::State::loadData()
@@ -148,7 +148,14 @@ void TrainingSession::State::buildModelAndObjective()
         message("warning: " + *warning);
     }
     modelSpec = runModelSpec(config, dataset.format.channels, dataset.classCount());
-    model = makeParticleModel(modelSpec);
+    {
+        // The initial weights come from LibTorch's one global generator: runs set up at once in
+        // one process (a study's parallel runs) take turns, so each gets exactly its seed's draw.
+        static std::mutex globalGeneratorMutex;
+        const std::lock_guard<std::mutex> lock(globalGeneratorMutex);
+        torch::manual_seed(config.train.seed);
+        model = makeParticleModel(modelSpec);
+    }
     model->to(device);
     model->train();
     std::vector<torch::Tensor> parameters;

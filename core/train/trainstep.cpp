@@ -3,9 +3,7 @@
 #include "core/compat/torchcompat.h"
 #include "core/util/error.h"
 
-#ifdef LBD_HAVE_CUDA
-#include <ATen/cuda/CUDAGraph.h>
-#endif
+#include <mutex>
 
 namespace lbd {
 
@@ -109,12 +107,16 @@ void TrainStep::run(const torch::Tensor& images, const torch::Tensor& labels)
         }
         // Warm up eagerly (cuDNN autotuning, allocator) before capturing; real steps all the same.
         if (!m_graph->captured && m_eagerStepsDone >= 3) {
+            // Captures in one process take turns, and the device-wide synchronisation before one
+            // never meets another thread's capture in progress.
+            static std::mutex captureMutex;
+            const std::lock_guard<std::mutex> lock(captureMutex);
             try {
                 m_graph->images = images.clone();
                 m_graph->labels = labels.clone();
                 compat::synchronize(m_device);
                 compat::setAutocastCacheEnabled(false);
-                m_graph->graph.capture_begin();
+                compat::beginGraphCapture(m_graph->graph);
                 eagerStep(m_graph->images, m_graph->labels);
                 m_graph->graph.capture_end();
                 compat::setAutocastCacheEnabled(true);

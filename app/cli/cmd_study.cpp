@@ -1,0 +1,234 @@
+// `lbd study`: run a grid of runs (a base config x factors x seeds) and aggregate the paper's
+// tables over seeds: mean ± std and the 95 % interval, as Markdown, CSV and LaTeX.
+#include "app/cli/command.h"
+#include "app/cli/configflags.h"
+#include "app/cli/progressbar.h"
+
+#include "core/study/studyfolder.h"
+#include "core/study/studyrunner.h"
+#include "core/train/runsroot.h"
+#include "core/util/atomicfile.h"
+#include "core/util/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace lbd::cli {
+namespace {
+
+TrainingControl g_studyControl;
+std::atomic<int> g_studySignals{0};
+
+// The first Ctrl+C stops every run after its current batch (each keeps its checkpoint) and
+// starts no new one; a second ends the process at once (every file is written atomically).
+void onStudyInterrupt(int)
+{
+    if (++g_studySignals == 1) {
+        g_studyControl.stopRequested = true;
+        return;
+    }
+    _exit(130);
+}
+
+struct StudyCommandOptions {
+    std::string study;
+    std::string out;
+    std::string runsDir;
+    std::string preset;
+    std::string devices;
+    std::vector<int64_t> seeds;
+    int parallel = 1;
+    int threads = 0;
+    bool quick = false;
+    bool list = false;
+    bool summarize = false;
+    bool retryFailed = false;
+    bool quiet = false;
+    bool json = false;
+    ConfigFlags flags;
+};
+
+int listStudies()
+{
+    for (const StudyInfo& study : listBuiltInStudies()) {
+        std::cout << study.name << "  " << study.title << (study.paperTable.empty() ? "" : " (" + study.paperTable + ")")
+                  << "\n    " << study.claim << '\n';
+    }
+    return 0;
+}
+
+std::vector<std::string> splitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    for (std::string item; std::getline(stream, item, ',');) {
+        if (!item.empty()) {
+            items.push_back(item);
+        }
+    }
+    return items;
+}
+
+// The study and its folder: an existing study folder continues with its own settings.
+std::pair<ResolvedStudy, std::string> openStudy(const StudyCommandOptions& o)
+{
+    if (isStudyFolder(o.study)) {
+        if (o.quick || !o.preset.empty() || !o.seeds.empty() || !o.flags.givenKeys().empty()) {
+            throw InputError(o.study + " is a study folder: it continues with its own settings (--quick, --preset, --seeds and "
+                             "--set apply when a study starts)");
+        }
+        if (!o.out.empty() && std::filesystem::path(o.out) != std::filesystem::path(o.study)) {
+            throw InputError("--out cannot move a study folder (" + o.study + ")");
+        }
+        return {openStudyFolder(o.study), o.study};
+    }
+    StudyOptions options;
+    options.quick = o.quick;
+    options.preset = o.preset;
+    options.set = o.flags.patch();
+    options.seeds = o.seeds;
+    ResolvedStudy study = resolveStudy(findStudySpec(o.study), options);
+    std::string directory = o.out;
+    if (directory.empty()) {
+        directory = defaultStudyDirectory(o.runsDir.empty() ? defaultRunsRoot() : o.runsDir, study);
+    }
+    return {std::move(study), directory};
+}
+
+std::string runName(const ResolvedStudy& study, int index)
+{
+    const StudyRunRef& run = study.runs[index];
+    return study.cells[run.cell].label + ", seed " + std::to_string(run.seed);
+}
+
+int runStudy(StudyCommandOptions& o)
+{
+    if (o.list) {
+        return listStudies();
+    }
+    if (o.study.empty()) {
+        throw InputError("name a study (lbd study --list), a study.json or a study folder");
+    }
+    auto [study, directory] = openStudy(o);
+    if (o.summarize) {
+        const StudySummary summary = summarizeStudy(study, directory);
+        writeStudyResults(summary, directory);
+        std::cout << (o.json ? toJson(summary).dump(2) : markdownTable(summary)) << '\n';
+        return 0;
+    }
+    StudyRunnerOptions runnerOptions;
+    runnerOptions.parallel = o.parallel;
+    runnerOptions.devices = splitList(o.devices);
+    runnerOptions.threadsPerRun = o.threads;
+    runnerOptions.retryFailed = o.retryFailed;
+    StudyRunner runner(study, directory, runnerOptions);
+
+    std::ostream& log = std::cerr;
+    if (!o.quiet) {
+        log << "study " << study.spec.name << ": " << study.cells.size() << " cells x " << study.seeds.size() << " seeds = "
+            << study.runs.size() << " runs in " << directory << '\n';
+    }
+    std::vector<StudyProgress> latest(study.runs.size());
+    auto lastSummary = std::chrono::steady_clock::now();
+    StudyCallbacks callbacks;
+    callbacks.onProgress = [&](const StudyProgress& p) {
+        const StudyRunState before = latest[p.run].state;
+        latest[p.run] = p;
+        if (o.quiet) {
+            return;
+        }
+        const bool changed = before != p.state;
+        if (changed && p.state == StudyRunState::Running) {
+            log << "started  " << runName(study, p.run) << (p.device.empty() ? "" : " on " + p.device) << '\n';
+        } else if (changed && p.state != StudyRunState::Pending && before == StudyRunState::Running) {
+            log << stateName(p.state) << (p.state == StudyRunState::Failed ? "   " : " ") << runName(study, p.run)
+                << (p.message.empty() ? "" : ": " + p.message) << '\n';
+        }
+        const auto now = std::chrono::steady_clock::now();
+        if (std::chrono::duration<double>(now - lastSummary).count() >= 60) {
+            lastSummary = now;
+            int finished = 0, running = 0;
+            double eta = 0;
+            for (const StudyProgress& run : latest) {
+                finished += run.state == StudyRunState::Finished;
+                if (run.state == StudyRunState::Running) {
+                    ++running;
+                    eta = std::max(eta, run.etaSeconds);
+                }
+            }
+            log << "progress " << finished << '/' << study.runs.size() << " finished, " << running << " training"
+                << (eta > 0 ? ", the current ones done in about " + formatDuration(eta) : std::string()) << '\n';
+        }
+    };
+    callbacks.onMessage = [&](const std::string& text) { log << "lbd study: " << text << '\n'; };
+
+    g_studyControl.stopRequested = false;
+    std::signal(SIGINT, onStudyInterrupt);
+    std::signal(SIGTERM, onStudyInterrupt);
+    const StudyOutcome outcome = runner.run(callbacks, &g_studyControl);
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+
+    std::cout << (o.json ? toJson(outcome.summary).dump(2) : markdownTable(outcome.summary)) << '\n';
+    std::ostream& said = o.json ? std::cerr : std::cout;
+    said << outcome.finished << " of " << study.runs.size() << " runs finished (" << outcome.trainedNow << " in this call, "
+         << formatDuration(outcome.seconds);
+    if (outcome.trainedImages > 0 && outcome.seconds > 0) {
+        said << ", " << static_cast<long long>(outcome.trainedImages / outcome.seconds) << " training images/s together";
+    }
+    said << "), " << outcome.failed << " failed; results in " << directory << "/results\n";
+    if (outcome.stopRequested) {
+        said << "stopped; `lbd study " << directory << "` continues it\n";
+        return 130;
+    }
+    return outcome.failed > 0 ? 1 : 0;
+}
+
+} // namespace
+
+Command addStudyCommand(CLI::App& lbd)
+{
+    auto o = std::make_shared<StudyCommandOptions>();
+    CLI::App* c = lbd.add_subcommand("study", "run a study (a config x factors x seeds) and aggregate its tables over seeds");
+    c->footer("A study folder holds study.json, one run folder per cell and seed (runs/CELL/seed-N) and results/ (summary.json, "
+              "table.md, table.csv, table.tex: mean ± std and the 95 % interval over seeds). Running it again skips finished "
+              "runs and resumes stopped ones.\nExit status: 0 every run finished, 1 some run failed (the others ran), 2 bad "
+              "input, 130 stopped (run the same command, or lbd study DIR, to continue).");
+    c->add_option("study", o->study, "a built-in study (lbd study --list), a study.json, or a study folder to continue")
+        ->type_name("STUDY");
+    c->add_flag("--list", o->list, "list the built-in studies with the paper's table and claim each reproduces");
+    c->add_option("--out", o->out, "the study folder (default: RUNS/studies/NAME, NAME-quick with --quick)")->type_name("DIR");
+    c->add_option("--runs-dir", o->runsDir, "the runs folder (default: $LBD_RUNS_DIR, the app's choice, ~/LBDStudio/runs)")
+        ->type_name("DIR");
+    c->add_flag("--quick", o->quick, "the study's quick scale: small models, few epochs and seeds (minutes on a CPU)");
+    c->add_option("--preset", o->preset, "start every cell from this preset instead of the study's (e.g. cifar10-lt)")
+        ->type_name("NAME");
+    c->add_option("--seeds", o->seeds, "the seeds, replacing the study's (e.g. --seeds 0,1,2)")->delimiter(',')->type_name("LIST");
+    c->add_option("--device", o->devices,
+                  "where runs train: cpu, cuda:0, a list (cuda:0,cuda:1: runs are spread over them) or all-gpus "
+                  "(default: each run's config)")
+        ->type_name("LIST");
+    c->add_option("--parallel", o->parallel,
+                  "runs trained at once in this process, each on its own CUDA stream (on one GPU 4 fill it far better "
+                  "than 1; default 1)")
+        ->check(CLI::Range(1, 64));
+    c->add_option("--threads", o->threads, "CPU threads per run (default: the cores shared among --parallel runs)")
+        ->check(CLI::Range(0, 1024));
+    c->add_flag("--retry-failed", o->retryFailed, "train failed runs again (from their last good checkpoint)");
+    c->add_flag("--summarize", o->summarize, "only aggregate what has finished and write results/ (no training)");
+    c->add_flag("--quiet", o->quiet, "no progress lines");
+    c->add_flag("--json", o->json, "print results/summary.json instead of the Markdown table");
+    o->flags.addSet(*c);
+    return {c, [o] { return runStudy(*o); }};
+}
+
+} // namespace lbd::cli

@@ -1,0 +1,83 @@
+#include "core/study/studyfolder.h"
+
+#include "core/util/atomicfile.h"
+#include "core/util/error.h"
+
+#include <filesystem>
+
+namespace lbd {
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+const char* kStudyFile = "study.json";
+const char* kOptionsFile = "study_options.json";
+
+json readJsonFile(const fs::path& path)
+{
+    try {
+        return json::parse(readTextFile(path.string()));
+    } catch (const json::exception& error) {
+        throw InputError(path.string() + ": not valid JSON (" + error.what() + ")");
+    }
+}
+
+} // namespace
+
+bool isStudyFolder(const std::string& directory)
+{
+    std::error_code ec;
+    return fs::is_regular_file(fs::path(directory) / kStudyFile, ec) && fs::is_regular_file(fs::path(directory) / kOptionsFile, ec);
+}
+
+ResolvedStudy openStudyFolder(const std::string& directory)
+{
+    const fs::path folder(directory);
+    const StudySpec spec = loadStudySpec((folder / kStudyFile).string());
+    StudyOptions options;
+    try {
+        options = studyOptionsFromJson(readJsonFile(folder / kOptionsFile), "options");
+    } catch (const InputError& error) {
+        throw InputError((folder / kOptionsFile).string() + ": " + error.what());
+    }
+    return resolveStudy(spec, options);
+}
+
+void prepareStudyFolder(const ResolvedStudy& study, const std::string& directory)
+{
+    const fs::path folder(directory);
+    if (isStudyFolder(directory)) {
+        const ResolvedStudy existing = openStudyFolder(directory);
+        bool same = existing.cells.size() == study.cells.size() && existing.seeds == study.seeds;
+        for (size_t i = 0; same && i < study.cells.size(); ++i) {
+            same = existing.cells[i].id == study.cells[i].id && existing.cells[i].config == study.cells[i].config;
+        }
+        if (!same) {
+            throw InputError(directory + " holds another study or other settings of it ('" + existing.spec.name + "', "
+                             + std::to_string(existing.cells.size()) + " cells, " + std::to_string(existing.seeds.size())
+                             + " seeds); continue it with `lbd study " + directory + "` or choose another --out");
+        }
+        return;
+    }
+    std::error_code ec;
+    if (fs::exists(folder, ec) && !fs::is_directory(folder, ec)) {
+        throw InputError(directory + ": not a folder");
+    }
+    if (fs::is_directory(folder, ec) && !fs::is_empty(folder, ec)) {
+        throw InputError(directory + ": a folder that is not empty and holds no study (choose another --out)");
+    }
+    fs::create_directories(folder, ec);
+    if (ec) {
+        throw InputError(fileErrorMessage(directory, ec.value()));
+    }
+    writeFileAtomically((folder / kStudyFile).string(), toJson(study.spec).dump(2) + "\n");
+    writeFileAtomically((folder / kOptionsFile).string(), toJson(study.options).dump(2) + "\n");
+}
+
+std::string defaultStudyDirectory(const std::string& runsRoot, const ResolvedStudy& study)
+{
+    return (fs::path(runsRoot) / "studies" / (study.spec.name + (study.options.quick ? "-quick" : ""))).string();
+}
+
+} // namespace lbd

@@ -1,0 +1,65 @@
+#pragma once
+// Runs a study's runs: finished ones are skipped, stopped ones resumed from their checkpoint, and
+// a failed one is reported without stopping the others. Several runs can train at once as
+// threads of this process (`parallel`), each on its own CUDA stream with its own CUDA graph:
+// small models leave most of a GPU idle, and separate processes only time-slice it. Runs are
+// spread over `devices` (worker w trains on devices[w % size]).
+#include "core/study/studyspec.h"
+#include "core/study/studysummary.h"
+#include "core/train/trainingcontrol.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lbd {
+
+struct StudyRunnerOptions {
+    int parallel = 1;                 // runs trained at once
+    std::vector<std::string> devices; // empty: each run's own train.device
+    int threadsPerRun = 0;            // CPU threads of each run; 0: the cores shared among `parallel`
+    bool retryFailed = false;         // train failed runs again (from their last checkpoint)
+};
+
+struct StudyProgress {
+    int run = 0;            // index into ResolvedStudy::runs
+    StudyRunState state = StudyRunState::Pending;
+    int epoch = 0;
+    int epochs = 0;
+    double imagesPerSecond = 0;
+    double etaSeconds = 0;
+    std::string device;
+    std::string message;    // the failure, or the final accuracy
+};
+
+struct StudyCallbacks {
+    // Called from the worker threads, one call at a time.
+    std::function<void(const StudyProgress&)> onProgress;
+    std::function<void(const std::string&)> onMessage;
+};
+
+struct StudyOutcome {
+    int finished = 0;         // finished now or before
+    int trainedNow = 0;       // finished in this call
+    int failed = 0;
+    int stopped = 0;          // left stopped or pending (a stop request, or running elsewhere)
+    bool stopRequested = false;
+    double seconds = 0;
+    double trainedImages = 0; // training images processed in this call (throughput = / seconds)
+    StudySummary summary;
+};
+
+class StudyRunner {
+public:
+    StudyRunner(ResolvedStudy study, std::string directory, StudyRunnerOptions options);
+    // Writes results/ after the pass (also after a stop). `control` stops every run (within one
+    // batch) and starts no new one.
+    StudyOutcome run(const StudyCallbacks& callbacks, TrainingControl* control = nullptr);
+
+private:
+    ResolvedStudy m_study;
+    std::string m_directory;
+    StudyRunnerOptions m_options;
+};
+
+} // namespace lbd

@@ -1,0 +1,441 @@
+#include "core/study/studyspec.h"
+
+#include "core/train/configjson.h"
+#include "core/train/presets.h"
+#include "core/util/atomicfile.h"
+#include "core/util/error.h"
+#include "core/util/jsonread.h"
+#include "core/util/resourcefiles.h"
+
+#include <filesystem>
+#include <limits>
+#include <set>
+
+namespace lbd {
+namespace {
+
+using json = nlohmann::json;
+
+const ResourceKind& studyResources()
+{
+    static const ResourceKind kind{"studies", "LBD_STUDIES_DIR", "study"};
+    return kind;
+}
+
+std::vector<int64_t> readSeeds(const json& value, const std::string& key)
+{
+    if (!value.is_array() || value.empty()) {
+        throw InputError(key + " must be a non-empty list of integers");
+    }
+    std::vector<int64_t> seeds;
+    std::set<int64_t> seen;
+    for (const json& seed : value) {
+        if (!seed.is_number_integer() || seed.get<int64_t>() < 0 || seed.get<int64_t>() > std::numeric_limits<int>::max()) {
+            throw InputError(key + " must hold integers from 0 to " + std::to_string(std::numeric_limits<int>::max()));
+        }
+        if (!seen.insert(seed.get<int64_t>()).second) {
+            throw InputError(key + " names seed " + std::to_string(seed.get<int64_t>()) + " twice");
+        }
+        seeds.push_back(seed.get<int64_t>());
+    }
+    return seeds;
+}
+
+StudyScale readScale(const json& object, const std::string& context)
+{
+    StudyScale scale;
+    if (!object.is_object()) {
+        throw InputError(context + " must be a JSON object");
+    }
+    if (object.contains("preset")) {
+        if (!object["preset"].is_string() || object["preset"].get<std::string>().empty()) {
+            throw InputError(context + ".preset must be a preset name");
+        }
+        scale.preset = object["preset"].get<std::string>();
+    }
+    if (object.contains("config")) {
+        if (!scale.preset.empty()) {
+            throw InputError(context + ": give \"preset\" or \"config\", not both");
+        }
+        if (!object["config"].is_object()) {
+            throw InputError(context + ".config must be a JSON object (a whole training config)");
+        }
+        scale.config = object["config"];
+    }
+    if (scale.preset.empty() && scale.config.is_null()) {
+        throw InputError(context + ": name a \"preset\" or give a \"config\"");
+    }
+    if (object.contains("set")) {
+        scale.set = nestedPatch(object["set"], context + ".set");
+    }
+    if (object.contains("seeds")) {
+        scale.seeds = readSeeds(object["seeds"], context + ".seeds");
+    }
+    return scale;
+}
+
+StudyLevel readLevel(const json& object, const std::string& context)
+{
+    JsonReader reader(object, context);
+    StudyLevel level;
+    reader.read("label", level.label);
+    if (level.label.empty()) {
+        throw InputError(context + ".label must be a non-empty string");
+    }
+    if (reader.has("baseline")) {
+        std::string baseline;
+        reader.read("baseline", baseline);
+        level.baseline = baseline;
+    }
+    if (reader.has("set")) {
+        level.set = nestedPatch(reader.child("set"), context + ".set");
+    }
+    reader.rejectUnknown();
+    return level;
+}
+
+std::string valueLabel(const json& value)
+{
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+StudyFactor readFactor(const json& object, const std::string& context)
+{
+    JsonReader reader(object, context);
+    StudyFactor factor;
+    reader.read("name", factor.name);
+    reader.read("key", factor.key);
+    if (factor.name.empty()) {
+        throw InputError(context + ".name must be a non-empty string");
+    }
+    if (reader.has("values") == reader.has("levels")) {
+        throw InputError(context + ": give either \"key\" with \"values\" or \"levels\"");
+    }
+    if (reader.has("values")) {
+        const json& values = reader.child("values");
+        if (factor.key.empty() || !values.is_array() || values.empty()) {
+            throw InputError(context + ": \"values\" needs a \"key\" and a non-empty list");
+        }
+        for (const json& value : values) {
+            StudyLevel level;
+            level.label = factor.name + "=" + valueLabel(value);
+            level.set = nestedPatch(json{{factor.key, value}}, context + ".values");
+            factor.levels.push_back(level);
+        }
+    } else {
+        const json& levels = reader.child("levels");
+        if (!levels.is_array() || levels.empty()) {
+            throw InputError(context + ".levels must be a non-empty list");
+        }
+        for (size_t i = 0; i < levels.size(); ++i) {
+            factor.levels.push_back(readLevel(levels[i], context + ".levels[" + std::to_string(i) + "]"));
+        }
+    }
+    std::set<std::string> labels;
+    for (const StudyLevel& level : factor.levels) {
+        if (!labels.insert(level.label).second) {
+            throw InputError(context + ": two levels are labelled '" + level.label + "'");
+        }
+    }
+    reader.rejectUnknown();
+    return factor;
+}
+
+json scaleJson(const StudyScale& scale)
+{
+    json out = json::object();
+    if (!scale.preset.empty()) {
+        out["preset"] = scale.preset;
+    } else {
+        out["config"] = scale.config;
+    }
+    if (!scale.set.empty()) {
+        out["set"] = scale.set;
+    }
+    if (!scale.seeds.empty()) {
+        out["seeds"] = scale.seeds;
+    }
+    return out;
+}
+
+// "CE", "M=3", "tail:1" -> "ce", "m-3", "tail-1": a folder name that sorts and reads well.
+std::string slug(const std::string& text)
+{
+    std::string out;
+    for (const char c : text) {
+        if (std::isalnum(static_cast<unsigned char>(c))) {
+            out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        } else if (c == '.' && !out.empty() && std::isdigit(static_cast<unsigned char>(out.back()))) {
+            out += c;
+        } else if (!out.empty() && out.back() != '-') {
+            out += '-';
+        }
+    }
+    while (!out.empty() && (out.back() == '-' || out.back() == '.')) {
+        out.pop_back();
+    }
+    return out.empty() ? "cell" : out;
+}
+
+json baseConfig(const StudyScale& scale, const StudyOptions& options)
+{
+    json config = !options.preset.empty() ? loadPresetJson(options.preset)
+                                          : (!scale.preset.empty() ? loadPresetJson(scale.preset) : scale.config);
+    mergeJson(config, scale.set);
+    return config;
+}
+
+} // namespace
+
+json nestedPatch(const json& set, const std::string& context)
+{
+    if (!set.is_object()) {
+        throw InputError(context + " must be a JSON object of config keys");
+    }
+    json patch = json::object();
+    for (const auto& item : set.items()) {
+        const std::string& key = item.key();
+        if (key.empty() || key.front() == '.' || key.back() == '.' || key.find("..") != std::string::npos) {
+            throw InputError(context + ": '" + key + "' is not a config key");
+        }
+        json nested = item.value();
+        if (key.find('.') != std::string::npos) {
+            // Right to left: "a.b.c" = v -> {"a": {"b": {"c": v}}}.
+            std::string rest = key;
+            for (size_t dot = rest.rfind('.'); dot != std::string::npos; dot = rest.rfind('.')) {
+                nested = json{{rest.substr(dot + 1), nested}};
+                rest = rest.substr(0, dot);
+            }
+            json wrapped = json::object();
+            wrapped[rest] = nested;
+            mergeJson(patch, wrapped);
+        } else {
+            json wrapped = json::object();
+            wrapped[key] = nested.is_object() ? nestedPatch(nested, context + "." + key) : nested;
+            mergeJson(patch, wrapped);
+        }
+    }
+    return patch;
+}
+
+StudySpec studySpecFromJson(const json& root, const std::string& source)
+{
+    JsonReader reader(root, source);
+    StudySpec spec;
+    reader.read("name", spec.name);
+    reader.read("title", spec.title);
+    reader.read("paper_table", spec.paperTable);
+    reader.read("claim", spec.claim);
+    reader.read("description", spec.description);
+    if (spec.name.empty() || slug(spec.name) != spec.name) {
+        throw InputError(source + ".name must be a short lower-case name (letters, digits, '-'): it names the folder");
+    }
+    // The full scale's keys sit at the top level; "quick" repeats them for the --quick scale.
+    json full = json::object();
+    for (const char* key : {"preset", "config", "set", "seeds"}) {
+        if (reader.has(key)) {
+            full[key] = reader.child(key);
+        }
+    }
+    spec.full = readScale(full, source);
+    if (spec.full.seeds.empty()) {
+        throw InputError(source + ".seeds is missing");
+    }
+    if (reader.has("quick")) {
+        spec.quick = readScale(reader.child("quick"), source + ".quick");
+    }
+    if (!reader.has("factors") || !reader.child("factors").is_array() || reader.child("factors").empty()) {
+        throw InputError(source + ".factors must be a non-empty list");
+    }
+    const json& factors = reader.child("factors");
+    for (size_t i = 0; i < factors.size(); ++i) {
+        spec.factors.push_back(readFactor(factors[i], source + ".factors[" + std::to_string(i) + "]"));
+    }
+    if (reader.has("metrics")) {
+        const json& metrics = reader.child("metrics");
+        if (!metrics.is_array()) {
+            throw InputError(source + ".metrics must be a list of metric names");
+        }
+        for (const json& metric : metrics) {
+            if (!metric.is_string()) {
+                throw InputError(source + ".metrics must be a list of metric names");
+            }
+            spec.metrics.push_back(metric.get<std::string>());
+        }
+    }
+    reader.rejectUnknown();
+    return spec;
+}
+
+json toJson(const StudySpec& spec)
+{
+    json out = scaleJson(spec.full);
+    out["name"] = spec.name;
+    out["title"] = spec.title;
+    out["paper_table"] = spec.paperTable;
+    out["claim"] = spec.claim;
+    out["description"] = spec.description;
+    if (spec.quick) {
+        out["quick"] = scaleJson(*spec.quick);
+    }
+    json factors = json::array();
+    for (const StudyFactor& factor : spec.factors) {
+        json levels = json::array();
+        for (const StudyLevel& level : factor.levels) {
+            json l = {{"label", level.label}, {"set", level.set}};
+            if (level.baseline) {
+                l["baseline"] = *level.baseline;
+            }
+            levels.push_back(l);
+        }
+        json f = {{"name", factor.name}, {"levels", levels}};
+        if (!factor.key.empty()) {
+            f["key"] = factor.key; // the plots put a numeric factor's values on the x axis
+        }
+        factors.push_back(f);
+    }
+    out["factors"] = factors;
+    if (!spec.metrics.empty()) {
+        out["metrics"] = spec.metrics;
+    }
+    return out;
+}
+
+StudySpec loadStudySpec(const std::string& path)
+{
+    json root;
+    try {
+        root = json::parse(readTextFile(path));
+    } catch (const json::exception& error) {
+        throw InputError(path + ": not valid JSON (" + error.what() + ")");
+    }
+    try {
+        return studySpecFromJson(root, "study");
+    } catch (const InputError& error) {
+        throw InputError(path + ": " + error.what());
+    }
+}
+
+json toJson(const StudyOptions& options)
+{
+    return {{"quick", options.quick}, {"preset", options.preset}, {"set", options.set}, {"seeds", options.seeds}};
+}
+
+StudyOptions studyOptionsFromJson(const json& object, const std::string& source)
+{
+    JsonReader reader(object, source);
+    StudyOptions options;
+    reader.read("quick", options.quick);
+    reader.read("preset", options.preset);
+    if (reader.has("set")) {
+        options.set = nestedPatch(reader.child("set"), source + ".set");
+    }
+    if (reader.has("seeds") && !reader.child("seeds").empty()) {
+        options.seeds = readSeeds(reader.child("seeds"), source + ".seeds");
+    }
+    reader.rejectUnknown();
+    return options;
+}
+
+ResolvedStudy resolveStudy(const StudySpec& spec, const StudyOptions& options)
+{
+    if (options.quick && !spec.quick) {
+        throw InputError("study '" + spec.name + "' has no quick scale");
+    }
+    const StudyScale& scale = options.quick ? *spec.quick : spec.full;
+    ResolvedStudy study;
+    study.spec = spec;
+    study.options = options;
+    study.seeds = !options.seeds.empty() ? options.seeds : (!scale.seeds.empty() ? scale.seeds : spec.full.seeds);
+    const json base = baseConfig(scale, options);
+
+    // The cartesian product, first factor slowest: index digits in mixed radix.
+    size_t cells = 1;
+    for (const StudyFactor& factor : spec.factors) {
+        cells *= factor.levels.size();
+        if (cells > 1000) {
+            throw InputError("study '" + spec.name + "' has over 1000 cells");
+        }
+    }
+    std::set<std::string> ids;
+    for (size_t index = 0; index < cells; ++index) {
+        StudyCell cell;
+        cell.config = base;
+        size_t rest = index;
+        std::vector<const StudyLevel*> levels(spec.factors.size());
+        for (size_t f = spec.factors.size(); f-- > 0;) {
+            levels[f] = &spec.factors[f].levels[rest % spec.factors[f].levels.size()];
+            rest /= spec.factors[f].levels.size();
+        }
+        for (const StudyLevel* level : levels) {
+            if (level->baseline) {
+                const bool particlesGiven = level->set.contains("model") && level->set["model"].contains("particles");
+                setBaselineInConfigJson(cell.config, *level->baseline, particlesGiven);
+            }
+            mergeJson(cell.config, level->set);
+            cell.levelLabels.push_back(level->label);
+            cell.label += (cell.label.empty() ? "" : ", ") + level->label;
+        }
+        mergeJson(cell.config, options.set);
+        cell.id = slug(cell.label);
+        for (int n = 2; !ids.insert(cell.id).second; ++n) {
+            cell.id = slug(cell.label) + "-" + std::to_string(n);
+        }
+        cell.config["name"] = spec.name + "-" + cell.id;
+        study.cells.push_back(cell);
+    }
+    for (int c = 0; c < static_cast<int>(study.cells.size()); ++c) {
+        for (const int64_t seed : study.seeds) {
+            study.runs.push_back({c, seed, "runs/" + study.cells[c].id + "/seed-" + std::to_string(seed)});
+        }
+        try {
+            trainConfigFromJson(runConfigJson(study, study.runs.back()), "cell");
+        } catch (const InputError& error) {
+            throw InputError("study '" + spec.name + "', cell '" + study.cells[c].label + "': " + error.what());
+        }
+    }
+    return study;
+}
+
+json runConfigJson(const ResolvedStudy& study, const StudyRunRef& run)
+{
+    json config = study.cells.at(run.cell).config;
+    config["data"]["seed"] = run.seed;
+    config["train"]["seed"] = run.seed;
+    return config;
+}
+
+StudySpec findStudySpec(const std::string& nameOrPath)
+{
+    std::error_code ec;
+    const bool endsInJson = nameOrPath.size() > 5 && nameOrPath.substr(nameOrPath.size() - 5) == ".json";
+    if (nameOrPath.find('/') != std::string::npos || endsInJson || std::filesystem::is_regular_file(nameOrPath, ec)) {
+        return loadStudySpec(nameOrPath);
+    }
+    const json root = loadResourceJson(studyResources(), nameOrPath);
+    try {
+        return studySpecFromJson(root, "study");
+    } catch (const InputError& error) {
+        throw InputError("built-in study " + nameOrPath + ": " + error.what());
+    }
+}
+
+std::vector<StudyInfo> listBuiltInStudies()
+{
+    std::vector<StudyInfo> studies;
+    for (const ResourceFile& file : listResourceFiles(studyResources())) {
+        StudyInfo info{file.name, "", "", "", file.path};
+        try {
+            const StudySpec spec = loadStudySpec(file.path);
+            info.title = spec.title;
+            info.paperTable = spec.paperTable;
+            info.claim = spec.claim;
+        } catch (const InputError& error) {
+            info.title = std::string("(invalid: ") + error.what() + ")";
+        }
+        studies.push_back(info);
+    }
+    return studies;
+}
+
+} // namespace lbd

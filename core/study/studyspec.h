@@ -1,0 +1,113 @@
+#pragma once
+// A study: one base config x factors (each a list of levels that patch the config) x seeds.
+// Every (cell, seed) is an ordinary run folder, so every page and verb that reads runs reads a
+// study's runs too. Torch-free: the GUI edits and shows these values directly.
+//
+// study.json:
+//   {"name": "particles", "title": ..., "paper_table": "Table 7", "claim": "one sentence",
+//    "description": ..., "preset": "fashion-mnist-lt"   (or "config": {a whole config}),
+//    "set": {"train.eval_every": 20}                     (dotted keys or nested objects),
+//    "factors": [{"name": "M", "key": "model.particles", "values": [1, 2, 3]},
+//                {"name": "method", "levels": [{"label": "CE", "baseline": "ce"},
+//                                              {"label": "LBD M=5", "set": {"model.particles": 5}}]}],
+//    "seeds": [0, 1, 2],
+//    "quick": {"preset": "quick-cpu", "set": {...}, "seeds": [0, 1]},   (the --quick scale)
+//    "metrics": ["accuracy", "tail", ...]}               (the table's columns; default: all)
+// A seed sets data.seed and train.seed, as `lbd train --seed` does: the long-tailed draw and the
+// training both change.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lbd {
+
+struct StudyLevel {
+    std::string label;
+    std::optional<std::string> baseline; // a method of the paper's comparisons (applied first)
+    nlohmann::json set = nlohmann::json::object(); // nested config patch
+};
+
+struct StudyFactor {
+    std::string name;
+    std::string key; // the config key of a "values" factor (empty for named levels)
+    std::vector<StudyLevel> levels;
+};
+
+struct StudyScale {
+    std::string preset;                          // empty: a whole "config" is given
+    nlohmann::json config = nlohmann::json();    // null unless given
+    nlohmann::json set = nlohmann::json::object();
+    std::vector<int64_t> seeds;
+};
+
+struct StudySpec {
+    std::string name;
+    std::string title;
+    std::string paperTable;
+    std::string claim;
+    std::string description;
+    StudyScale full;
+    std::optional<StudyScale> quick;
+    std::vector<StudyFactor> factors;
+    std::vector<std::string> metrics; // keys of studyMetrics(); empty: all
+};
+
+// Throws InputError naming the key ("study.factors[1].levels[0].label must be a string").
+StudySpec studySpecFromJson(const nlohmann::json& json, const std::string& source = "study");
+nlohmann::json toJson(const StudySpec& spec);
+StudySpec loadStudySpec(const std::string& path);
+
+// "model.particles" = 3 as {"model": {"particles": 3}}; a nested object passes through.
+nlohmann::json nestedPatch(const nlohmann::json& set, const std::string& context);
+
+// How a study is run: its scale and what the user overrides (the run's study.json records it).
+struct StudyOptions {
+    bool quick = false;
+    std::string preset;                              // replaces the scale's preset / config
+    nlohmann::json set = nlohmann::json::object();   // applied after every level (lbd study --set)
+    std::vector<int64_t> seeds;                      // replaces the scale's seeds
+};
+nlohmann::json toJson(const StudyOptions& options);
+StudyOptions studyOptionsFromJson(const nlohmann::json& json, const std::string& source);
+
+struct StudyCell {
+    std::string id;                        // folder name: "ce", "m-3", "linear__rep-on"
+    std::string label;                     // "CE", "M=3", "linear, repulsion on"
+    std::vector<std::string> levelLabels;  // one per factor
+    nlohmann::json config;                 // the whole config JSON, without the seed
+};
+
+struct StudyRunRef {
+    int cell = 0;
+    int64_t seed = 0;
+    std::string directory; // relative to the study folder: "runs/<cell id>/seed-<seed>"
+};
+
+struct ResolvedStudy {
+    StudySpec spec;
+    StudyOptions options;
+    std::vector<StudyCell> cells;    // the factors' cartesian product, first factor slowest
+    std::vector<int64_t> seeds;
+    std::vector<StudyRunRef> runs;   // cell-major, seeds inner
+};
+
+// Expands the cells, and checks every cell's config with the one config parser (an invalid
+// level names the cell). Throws InputError.
+ResolvedStudy resolveStudy(const StudySpec& spec, const StudyOptions& options);
+// The config JSON of one run: the cell's config with the seed set.
+nlohmann::json runConfigJson(const ResolvedStudy& study, const StudyRunRef& run);
+
+// A built-in study (resources/studies/NAME.json), or a study.json path.
+StudySpec findStudySpec(const std::string& nameOrPath);
+struct StudyInfo {
+    std::string name;
+    std::string title;
+    std::string paperTable;
+    std::string claim;
+    std::string path;
+};
+std::vector<StudyInfo> listBuiltInStudies();
+
+} // namespace lbd
