@@ -120,6 +120,9 @@ int runStudy(StudyCommandOptions& o)
     }
     auto [study, directory] = openStudy(o);
     if (o.summarize) {
+        if (!isStudyFolder(directory)) {
+            throw InputError(directory + ": no study has run there yet (nothing to summarize)");
+        }
         const StudySummary summary = summarizeStudy(study, directory);
         writeStudyResults(summary, directory);
         std::cout << (o.json ? toJson(summary).dump(2) : markdownTable(summary)) << '\n';

@@ -128,7 +128,7 @@ const MethodSwitches kMethods[] = {
 void applyBaseline(Baseline baseline, int epochs, ObjectiveSpec& spec, int64_t& particles)
 {
     if (epochs < 1) {
-        throw InputError("option 'epochs' must be 1 or more (got " + std::to_string(epochs) + ")");
+        throw InputError("train.epochs must be 1 or more (got " + std::to_string(epochs) + ")");
     }
     for (const MethodSwitches& method : kMethods) {
         if (method.baseline != baseline) {

@@ -13,6 +13,7 @@ namespace {
 
 const char* kStudyFile = "study.json";
 const char* kOptionsFile = "study_options.json";
+const char* kFailuresFile = "failures.json";
 
 json readJsonFile(const fs::path& path)
 {
@@ -73,6 +74,35 @@ void prepareStudyFolder(const ResolvedStudy& study, const std::string& directory
     }
     writeFileAtomically((folder / kStudyFile).string(), toJson(study.spec).dump(2) + "\n");
     writeFileAtomically((folder / kOptionsFile).string(), toJson(study.options).dump(2) + "\n");
+}
+
+std::map<std::string, std::string> readStudyFailures(const std::string& directory)
+{
+    const fs::path path = fs::path(directory) / kFailuresFile;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        return {};
+    }
+    std::map<std::string, std::string> failures;
+    const json file = readJsonFile(path);
+    if (!file.is_object()) {
+        throw InputError(path.string() + ": not a JSON object");
+    }
+    for (const auto& item : file.items()) {
+        failures[item.key()] = item.value().is_string() ? item.value().get<std::string>() : item.value().dump();
+    }
+    return failures;
+}
+
+void recordStudyFailure(const std::string& directory, const std::string& run, const std::optional<std::string>& message)
+{
+    auto failures = readStudyFailures(directory);
+    if (message) {
+        failures[run] = *message;
+    } else if (failures.erase(run) == 0) {
+        return;
+    }
+    writeFileAtomically((fs::path(directory) / kFailuresFile).string(), json(failures).dump(2) + "\n");
 }
 
 std::string defaultStudyDirectory(const std::string& runsRoot, const ResolvedStudy& study)

@@ -82,9 +82,15 @@ StudyOutcome StudyRunner::run(const StudyCallbacks& callbacks, TrainingControl* 
 
     // What to train: pending and stopped runs (and failed ones when asked), in study order.
     std::vector<int> todo;
+    const auto failures = readStudyFailures(m_directory);
     for (int i = 0; i < static_cast<int>(m_study.runs.size()); ++i) {
         const std::string directory = (std::filesystem::path(m_directory) / m_study.runs[i].directory).string();
-        const StudyRunStatus status = inspectStudyRun(directory);
+        StudyRunStatus status = inspectStudyRun(directory);
+        if (const auto failure = failures.find(m_study.runs[i].directory);
+            status.state == StudyRunState::Pending && failure != failures.end()) {
+            status.state = StudyRunState::Failed; // refused at set-up: the same input fails again
+            status.message = failure->second;
+        }
         StudyProgress progress;
         progress.run = i;
         progress.state = status.state;
@@ -192,6 +198,16 @@ StudyOutcome StudyRunner::run(const StudyCallbacks& callbacks, TrainingControl* 
             progress.message = error.what();
         }
         const std::lock_guard<std::mutex> lock(reportMutex);
+        try {
+            // A failure at set-up leaves no status.json: the study keeps the reason.
+            if (progress.state == StudyRunState::Failed) {
+                recordStudyFailure(m_directory, ref.directory, progress.message);
+            } else if (progress.state == StudyRunState::Finished) {
+                recordStudyFailure(m_directory, ref.directory, std::nullopt);
+            }
+        } catch (const std::exception& error) {
+            say(std::string("could not record the failure: ") + error.what());
+        }
         outcome.trainedImages += images;
         switch (progress.state) {
         case StudyRunState::Finished:

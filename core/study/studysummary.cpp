@@ -1,5 +1,6 @@
 #include "core/study/studysummary.h"
 
+#include "core/study/studyfolder.h"
 #include "core/train/runfolder.h"
 #include "core/train/runlock.h"
 #include "core/util/atomicfile.h"
@@ -273,6 +274,7 @@ StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& study
     for (const StudyCell& cell : study.cells) {
         summary.cells.push_back({cell.id, cell.label, cell.levelLabels, 0, 0, {}, {}, {}});
     }
+    const auto failures = readStudyFailures(studyDirectory);
     std::vector<std::map<std::string, std::vector<double>>> values(study.cells.size());
     std::vector<std::map<int, std::vector<double>>> curves(study.cells.size());
     for (const StudyRunRef& run : study.runs) {
@@ -284,6 +286,8 @@ StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& study
         if (status.state != StudyRunState::Finished) {
             if (status.state == StudyRunState::Failed) {
                 cell.problems.push_back(seed + ": failed: " + status.message);
+            } else if (const auto failure = failures.find(run.directory); failure != failures.end()) {
+                cell.problems.push_back(seed + ": failed: " + failure->second);
             }
             continue;
         }

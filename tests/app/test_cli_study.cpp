@@ -1,0 +1,195 @@
+// `lbd study`: a tiny CPU study run by the real binary: a failed cell is reported and does not stop
+// the others, a half-finished study resumes (finished runs untouched), Ctrl+C stops with 130 and
+// the same command continues, and bad input is refused with exit 2.
+#include "tests/app/clitest.h"
+
+#include <csignal>
+
+using namespace lbd::test;
+
+namespace {
+
+// Two working cells and one that cannot load its data, two seeds each.
+QByteArray tinyStudy(int epochs)
+{
+    QJsonObject config = QJsonDocument::fromJson(kTinyConfig).object();
+    QJsonObject train = config.value(QStringLiteral("train")).toObject();
+    train[QStringLiteral("epochs")] = epochs;
+    config[QStringLiteral("train")] = train;
+    const QJsonArray levels = QJsonDocument::fromJson(R"([
+        {"label": "CE", "baseline": "ce"},
+        {"label": "LBD"},
+        {"label": "broken", "set": {"data.dataset": "folder", "data.data_dir": "/nonexistent-lbd-data"}}])")
+                                  .array();
+    QJsonObject factor{{QStringLiteral("name"), QStringLiteral("method")}, {QStringLiteral("levels"), levels}};
+    QJsonObject study{{QStringLiteral("name"), QStringLiteral("tiny")},
+                      {QStringLiteral("title"), QStringLiteral("Tiny")},
+                      {QStringLiteral("claim"), QStringLiteral("none")},
+                      {QStringLiteral("config"), config},
+                      {QStringLiteral("seeds"), QJsonArray{0, 1}},
+                      {QStringLiteral("factors"), QJsonArray{factor}}};
+    return QJsonDocument(study).toJson();
+}
+
+QJsonObject readJsonObject(const QString& file)
+{
+    QFile in(file);
+    return in.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(in.readAll()).object() : QJsonObject();
+}
+
+} // namespace
+
+class TestCliStudy final : public CliTest {
+    Q_OBJECT
+
+    QString m_study; // the finished tiny study, shared by the tests after the first
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_temp.isValid());
+        QVERIFY(writeFile(path(QStringLiteral("tiny-study.json")), tinyStudy(2)));
+    }
+
+    void failedCellIsReportedAndOthersFinish()
+    {
+        m_study = path(QStringLiteral("study"));
+        const QStringList args = {QStringLiteral("study"), path(QStringLiteral("tiny-study.json")), QStringLiteral("--out"),
+                                  m_study, QStringLiteral("--parallel"), QStringLiteral("2")};
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 1);
+        EXPECT_MENTIONS(result.out, QStringLiteral("| CE | 2/2 |"), result, args);
+        EXPECT_MENTIONS(result.out, QStringLiteral("| LBD | 2/2 |"), result, args);
+        EXPECT_MENTIONS(result.out, QStringLiteral("| broken | 0/2 |"), result, args);
+        EXPECT_MENTIONS(result.out, QStringLiteral("broken, seed 1: failed: bad input: /nonexistent-lbd-data"), result, args);
+        EXPECT_MENTIONS(result.out, QStringLiteral("4 of 6 runs finished"), result, args);
+        for (const QString& run : {QStringLiteral("ce/seed-0"), QStringLiteral("ce/seed-1"), QStringLiteral("lbd/seed-0"),
+                                   QStringLiteral("lbd/seed-1")}) {
+            const QJsonObject status = readJsonObject(m_study + QStringLiteral("/runs/") + run + QStringLiteral("/status.json"));
+            QCOMPARE(status.value(QStringLiteral("state")).toString(), QStringLiteral("finished"));
+        }
+        for (const QString& file : {QStringLiteral("summary.json"), QStringLiteral("table.md"), QStringLiteral("table.csv"),
+                                    QStringLiteral("table.tex")}) {
+            QVERIFY2(QFileInfo(m_study + QStringLiteral("/results/") + file).size() > 0, qPrintable(file));
+        }
+        const QJsonObject summary = readJsonObject(m_study + QStringLiteral("/results/summary.json"));
+        const QJsonObject ce = summary.value(QStringLiteral("cells")).toArray().at(0).toObject();
+        QCOMPARE(ce.value(QStringLiteral("metrics")).toObject().value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("n")).toInt(), 2);
+    }
+
+    void halfFinishedStudyResumes()
+    {
+        QVERIFY2(!m_study.isEmpty(), "needs the study of the test before");
+        const QString kept = m_study + QStringLiteral("/runs/ce/seed-0/report.json");
+        const QDateTime keptTime = QFileInfo(kept).lastModified();
+        // One run never started, one killed while writing its final files.
+        QVERIFY(QDir(m_study + QStringLiteral("/runs/lbd/seed-1")).removeRecursively());
+        const QString killed = m_study + QStringLiteral("/runs/ce/seed-1");
+        QVERIFY(QFile::remove(killed + QStringLiteral("/report.json")));
+        QVERIFY(writeFile(killed + QStringLiteral("/status.json"),
+                          R"({"state": "running", "epochs_done": 2, "checkpoint_epoch": 2, "epochs": 2, "message": ""})"));
+        const QStringList args = {QStringLiteral("study"), m_study};
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 1); // the broken cell still fails (not retried without --retry-failed)
+        EXPECT_MENTIONS(result.out, QStringLiteral("6 runs finished"), result, args);
+        EXPECT_MENTIONS(result.out, QStringLiteral("(2 in this call"), result, args);
+        EXPECT_MENTIONS(result.err, QStringLiteral("started  LBD, seed 1"), result, args);
+        QVERIFY2(!result.err.contains(QStringLiteral("started  CE, seed 0")), qPrintable(result.err));
+        QVERIFY2(!result.err.contains(QStringLiteral("started  broken")), qPrintable(result.err));
+        QCOMPARE(QFileInfo(kept).lastModified(), keptTime);
+        QVERIFY(QFileInfo(killed + QStringLiteral("/report.json")).size() > 0);
+        QCOMPARE(readJsonObject(killed + QStringLiteral("/status.json")).value(QStringLiteral("state")).toString(),
+                 QStringLiteral("finished"));
+        // Nothing left to do: no run starts, the same table.
+        const Result again = runLbd(args);
+        EXPECT_EXIT(again, args, 1);
+        EXPECT_MENTIONS(again.out, QStringLiteral("(0 in this call"), again, args);
+    }
+
+    void interruptStopsWith130AndTheSameCommandContinues()
+    {
+        QVERIFY(writeFile(path(QStringLiteral("long-study.json")), tinyStudy(40)));
+        const QString folder = path(QStringLiteral("interrupted"));
+        const QStringList args = {QStringLiteral("study"), path(QStringLiteral("long-study.json")), QStringLiteral("--out"),
+                                  folder};
+        QProcess process;
+        process.start(kLbd, args);
+        QVERIFY(process.waitForStarted(30000));
+        QString err;
+        QElapsedTimer timer;
+        timer.start();
+        // Stop once the first run has written a checkpoint.
+        while (!QFileInfo::exists(folder + QStringLiteral("/runs/ce/seed-0/checkpoint.pt")) && timer.elapsed() < 240000) {
+            process.waitForReadyRead(100);
+            err += QString::fromUtf8(process.readAllStandardError());
+        }
+        QVERIFY2(QFileInfo::exists(folder + QStringLiteral("/runs/ce/seed-0/checkpoint.pt")), qPrintable(err));
+        ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+        QVERIFY(process.waitForFinished(120000));
+        const QString out = QString::fromUtf8(process.readAllStandardOutput());
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QVERIFY2(process.exitCode() == 130, qPrintable(out + err));
+        QVERIFY2(out.contains(QStringLiteral("stopped; `lbd study ")), qPrintable(out));
+        const QString state = readJsonObject(folder + QStringLiteral("/runs/ce/seed-0/status.json")).value(QStringLiteral("state")).toString();
+        QVERIFY2(state == QStringLiteral("stopped") || state == QStringLiteral("finished"), qPrintable(state));
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 1);
+        EXPECT_MENTIONS(result.out, QStringLiteral("4 of 6 runs finished"), result, args);
+    }
+
+    void badInputIsRefused_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("unknown study") << QStringList{QStringLiteral("no-such-study")} << QStringLiteral("no-such-study");
+        QTest::newRow("missing file") << QStringList{QStringLiteral("/nonexistent/study.json")} << QStringLiteral("/nonexistent/study.json");
+        QTest::newRow("parallel 0") << QStringList{QStringLiteral("methods"), QStringLiteral("--parallel"), QStringLiteral("0")}
+                                    << QStringLiteral("--parallel");
+        QTest::newRow("bad --set") << QStringList{QStringLiteral("methods"), QStringLiteral("--quick"), QStringLiteral("--set"),
+                                                  QStringLiteral("train.epochs=0")}
+                                   << QStringLiteral("train.epochs");
+        QTest::newRow("bad device") << QStringList{QStringLiteral("methods"), QStringLiteral("--quick"), QStringLiteral("--device"),
+                                                   QStringLiteral("tpu:0")}
+                                    << QStringLiteral("tpu:0");
+    }
+
+    void badInputIsRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, named);
+        args.prepend(QStringLiteral("study"));
+        args << QStringLiteral("--out") << path(QStringLiteral("refused"));
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 2);
+        EXPECT_MENTIONS(result.err, named, result, args);
+        QVERIFY2(!QFileInfo::exists(path(QStringLiteral("refused"))), "a refused study must not leave a folder");
+    }
+
+    void studyFolderKeepsItsOwnSettings()
+    {
+        QVERIFY2(!m_study.isEmpty(), "needs the study of the first test");
+        const QStringList args = {QStringLiteral("study"), m_study, QStringLiteral("--quick")};
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 2);
+        EXPECT_MENTIONS(result.err, QStringLiteral("its own settings"), result, args);
+        const QStringList summarize = {QStringLiteral("study"), QStringLiteral("methods"), QStringLiteral("--summarize"),
+                                       QStringLiteral("--out"), path(QStringLiteral("never-ran"))};
+        const Result none = runLbd(summarize);
+        EXPECT_EXIT(none, summarize, 2);
+        EXPECT_MENTIONS(none.err, QStringLiteral("no study has run there"), none, summarize);
+    }
+
+    void listsTheBuiltInStudies()
+    {
+        const QStringList args = {QStringLiteral("study"), QStringLiteral("--list")};
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 0);
+        for (const QString& name : {QStringLiteral("methods"), QStringLiteral("utility"), QStringLiteral("discrepancy"),
+                                    QStringLiteral("particles"), QStringLiteral("repulsion"), QStringLiteral("calibration")}) {
+            EXPECT_MENTIONS(result.out, name, result, args);
+        }
+    }
+};
+
+QTEST_MAIN(TestCliStudy)
+#include "test_cli_study.moc"
