@@ -88,7 +88,8 @@ Command addCompletionCommand(CLI::App& lbd)
     auto shell = std::make_shared<std::string>("bash");
     CLI::App* c = lbd.add_subcommand("completion", "print a shell completion script (bash)");
     choices(c->add_option("shell", *shell, "the shell (bash)"), {"bash"});
-    return {c, [&lbd] {
+    // The runner owns `shell`: CLI11 writes the parsed word into it after this function returns.
+    return {c, [&lbd, shell] {
                 std::cout << bashScript(lbd);
                 return 0;
             }};
