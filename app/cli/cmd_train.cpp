@@ -1,5 +1,6 @@
 // `lbd train`: train an LBD particle ensemble from a preset, a config file and/or options.
 #include "app/cli/command.h"
+#include "core/util/jsonfile.h"
 #include "app/cli/configflags.h"
 #include "app/cli/progressbar.h"
 #include "app/cli/reportprinter.h"
@@ -60,11 +61,7 @@ nlohmann::json configJson(const TrainOptions& o)
 {
     nlohmann::json config;
     if (!o.config.empty()) {
-        try {
-            config = nlohmann::json::parse(readTextFile(o.config));
-        } catch (const nlohmann::json::exception& error) {
-            throw InputError(o.config + ": not valid JSON (" + error.what() + ")");
-        }
+        config = readJsonFile(o.config);
         // The file on its own first: an invalid value in it is an error even where a flag would
         // override it (a config that fails alone must not train by luck), and the message names
         // the file rather than a merged whole.

@@ -1,4 +1,5 @@
 #include "core/data/longtail.h"
+#include "core/util/jsonfile.h"
 
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
@@ -166,13 +167,7 @@ void saveLongTailSplit(const LongTailSplit& split, const std::string& path)
 
 LongTailSplit loadLongTailSplit(const std::string& path)
 {
-    nlohmann::json json;
-    try {
-        json = nlohmann::json::parse(readTextFile(path));
-    } catch (const nlohmann::json::exception& error) {
-        throw InputError(path + ": not valid JSON (" + error.what() + ")");
-    }
-    return longTailSplitFromJson(json, path);
+    return longTailSplitFromJson(readJsonFile(path), path);
 }
 
 } // namespace lbd

@@ -1,6 +1,7 @@
 // Reading and writing utility matrices (CSV, JSON) and the --utility spec. Kept apart from the
 // value type so that its parsing rules (headers, reordering, error messages) live in one place.
 #include "core/lbd/utilitymatrix.h"
+#include "core/util/jsonfile.h"
 
 #include "core/util/atomicfile.h"
 #include "core/util/csv.h"
@@ -234,12 +235,7 @@ UtilityMatrix parseUtilityCsv(const std::string& text, const std::vector<std::st
 UtilityMatrix parseUtilityJson(const std::string& text, const std::vector<std::string>& classNames,
                                const std::string& sourceName)
 {
-    nlohmann::json document;
-    try {
-        document = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& error) {
-        throw InputError(sourceName + ": not valid JSON: " + error.what());
-    }
+    nlohmann::json document = parseJsonText(text, sourceName);
     if (!document.is_object() || !document.contains("matrix") || !document["matrix"].is_array()) {
         throw InputError(sourceName + ": expected a JSON object with a \"matrix\" array of rows "
                                       "(and optionally a \"classes\" array of names)");

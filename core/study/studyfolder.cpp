@@ -1,4 +1,5 @@
 #include "core/study/studyfolder.h"
+#include "core/util/jsonfile.h"
 
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
@@ -15,14 +16,6 @@ const char* kStudyFile = "study.json";
 const char* kOptionsFile = "study_options.json";
 const char* kFailuresFile = "failures.json";
 
-json readJsonFile(const fs::path& path)
-{
-    try {
-        return json::parse(readTextFile(path.string()));
-    } catch (const json::exception& error) {
-        throw InputError(path.string() + ": not valid JSON (" + error.what() + ")");
-    }
-}
 
 } // namespace
 
@@ -38,7 +31,7 @@ ResolvedStudy openStudyFolder(const std::string& directory)
     const StudySpec spec = loadStudySpec((folder / kStudyFile).string());
     StudyOptions options;
     try {
-        options = studyOptionsFromJson(readJsonFile(folder / kOptionsFile), "options");
+        options = studyOptionsFromJson(readJsonFile((folder / kOptionsFile).string()), "options");
     } catch (const InputError& error) {
         throw InputError((folder / kOptionsFile).string() + ": " + error.what());
     }
@@ -84,7 +77,7 @@ std::map<std::string, std::string> readStudyFailures(const std::string& director
         return {};
     }
     std::map<std::string, std::string> failures;
-    const json file = readJsonFile(path);
+    const json file = readJsonFile(path.string());
     if (!file.is_object()) {
         throw InputError(path.string() + ": not a JSON object");
     }

@@ -1,4 +1,5 @@
 #include "core/study/studyspec.h"
+#include "core/util/jsonfile.h"
 
 #include "core/train/configjson.h"
 #include "core/train/presets.h"
@@ -303,12 +304,7 @@ json toJson(const StudySpec& spec)
 
 StudySpec loadStudySpec(const std::string& path)
 {
-    json root;
-    try {
-        root = json::parse(readTextFile(path));
-    } catch (const json::exception& error) {
-        throw InputError(path + ": not valid JSON (" + error.what() + ")");
-    }
+    const json root = readJsonFile(path);
     try {
         return studySpecFromJson(root, "study");
     } catch (const InputError& error) {

@@ -1,4 +1,5 @@
 #include "core/train/configjson.h"
+#include "core/util/jsonfile.h"
 
 #include "core/eval/decisionrule.h"
 #include "core/lbd/utilitysetting.h"
@@ -186,12 +187,7 @@ TrainConfig trainConfigFromJson(const json& input, const std::string& source)
 
 TrainConfig loadTrainConfig(const std::string& path)
 {
-    json json;
-    try {
-        json = json::parse(readTextFile(path));
-    } catch (const json::exception& error) {
-        throw InputError(path + ": not valid JSON (" + error.what() + ")");
-    }
+    const json json = readJsonFile(path);
     try {
         return trainConfigFromJson(json, "config");
     } catch (const InputError& error) {

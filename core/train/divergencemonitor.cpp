@@ -61,10 +61,17 @@ std::optional<std::string> DivergenceMonitor::observe(int epoch, const Objective
         return at + "training accuracy fell from " + percent(m_bestTrainAccuracy) + " to " + percent(trainAccuracy) + "; "
             + likelyCause();
     }
-    if (evaluationAccuracy && m_bestEvaluationAccuracy >= meaningful
-        && *evaluationAccuracy < kCollapseShare * m_bestEvaluationAccuracy) {
-        return at + "held-out accuracy fell from " + percent(m_bestEvaluationAccuracy) + " to "
-            + percent(*evaluationAccuracy) + "; " + likelyCause();
+    if (evaluationAccuracy) {
+        const bool collapsed = m_bestEvaluationAccuracy >= meaningful && *evaluationAccuracy < kCollapseShare * m_bestEvaluationAccuracy;
+        m_collapsedEvaluations = collapsed ? m_collapsedEvaluations + 1 : 0;
+        const bool trainingFellToo = trainAccuracy < kCorroborationShare * m_bestTrainAccuracy;
+        if (collapsed && (trainingFellToo || m_collapsedEvaluations >= kPersistentEvaluations)) {
+            return at + "held-out accuracy fell from " + percent(m_bestEvaluationAccuracy) + " to "
+                + percent(*evaluationAccuracy)
+                + (trainingFellToo ? " and training accuracy from " + percent(m_bestTrainAccuracy) + " to " + percent(trainAccuracy)
+                                   : " for " + std::to_string(m_collapsedEvaluations) + " evaluations in a row")
+                + "; " + likelyCause();
+        }
     }
     const bool utilityOn = objective.utilityWeight > 0.0;
     if (utilityOn && m_crossEntropyBeforeUtility && m_classCount > 1) {

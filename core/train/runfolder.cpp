@@ -1,4 +1,5 @@
 #include "core/train/runfolder.h"
+#include "core/util/jsonfile.h"
 
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
@@ -52,11 +53,7 @@ void RunFolder::writeJson(const std::string& file, const nlohmann::json& json) c
 
 nlohmann::json RunFolder::readJson(const std::string& file) const
 {
-    try {
-        return nlohmann::json::parse(readTextFile(path(file)));
-    } catch (const nlohmann::json::exception& error) {
-        throw InputError(path(file) + ": not valid JSON (" + error.what() + ")");
-    }
+    return readJsonFile(path(file));
 }
 
 void RunFolder::writeJsonLines(const std::string& file, const std::vector<nlohmann::json>& lines) const
@@ -83,11 +80,7 @@ std::vector<nlohmann::json> RunFolder::readJsonLines(const std::string& file) co
         if (line.empty()) {
             continue;
         }
-        try {
-            lines.push_back(nlohmann::json::parse(line));
-        } catch (const nlohmann::json::exception& error) {
-            throw InputError(path(file) + ":" + std::to_string(number) + ": not valid JSON (" + error.what() + ")");
-        }
+        lines.push_back(parseJsonText(line, path(file) + ":" + std::to_string(number)));
     }
     return lines;
 }

@@ -1,4 +1,5 @@
 #include "core/train/runsroot.h"
+#include "core/util/jsonfile.h"
 
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
@@ -34,7 +35,7 @@ nlohmann::json readSettings()
         return nlohmann::json::object();
     }
     try {
-        nlohmann::json json = nlohmann::json::parse(readTextFile(path));
+        nlohmann::json json = readJsonFile(path);
         return json.is_object() ? json : nlohmann::json::object();
     } catch (const std::exception&) {
         return nlohmann::json::object();

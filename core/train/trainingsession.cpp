@@ -1,4 +1,5 @@
 #include "core/train/trainingsession.h"
+#include "core/util/jsonfile.h"
 
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
@@ -189,7 +190,7 @@ void TrainingSession::State::openOrStartFolder()
         std::string line;
         while (std::getline(lines, line)) {
             if (!line.empty()) {
-                history.push_back(nlohmann::json::parse(line));
+                history.push_back(parseJsonText(line, folder.path(RunFolder::kCheckpoint) + " (metric history)"));
             }
         }
         folder.writeJsonLines(RunFolder::kMetrics, history);

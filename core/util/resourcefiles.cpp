@@ -1,4 +1,5 @@
 #include "core/util/resourcefiles.h"
+#include "core/util/jsonfile.h"
 
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
@@ -47,7 +48,7 @@ std::vector<ResourceFile> listResourceFiles(const ResourceKind& kind)
             }
             ResourceFile file{name, entry.path().string(), ""};
             try {
-                file.description = nlohmann::json::parse(readTextFile(file.path)).value("description", "");
+                file.description = readJsonFile(file.path).value("description", "");
             } catch (const std::exception&) {
                 file.description = "(unreadable " + kind.noun + " file)";
             }
@@ -66,11 +67,7 @@ nlohmann::json loadResourceJson(const ResourceKind& kind, const std::string& nam
     std::string known;
     for (const auto& file : listResourceFiles(kind)) {
         if (file.name == name) {
-            try {
-                return nlohmann::json::parse(readTextFile(file.path));
-            } catch (const nlohmann::json::exception& error) {
-                throw InputError(file.path + ": not valid JSON (" + error.what() + ")");
-            }
+            return readJsonFile(file.path);
         }
         known += (known.empty() ? "" : ", ") + file.name;
     }

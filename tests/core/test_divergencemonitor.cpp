@@ -67,13 +67,31 @@ private slots:
         QVERIFY2(QString::fromStdString(*failure).contains("weighted cross-entropy rose from 1 to 17"), failure->c_str());
     }
 
-    void heldOutCollapseFails()
+    // Held-out collapse with the training accuracy down too: a failure at once.
+    void heldOutCollapseWithTrainingCollapseFails()
     {
         DivergenceMonitor monitor(paperForm(), true, 10);
         QVERIFY(!monitor.observe(10, values(1.0, 1.0), 0.95, 0.90));
-        const auto failure = monitor.observe(20, values(0.9, 0.9, 500.0), 0.90, 0.10);
+        const auto failure = monitor.observe(20, values(0.9, 0.9, 500.0), 0.60, 0.10);
         QVERIFY(failure.has_value());
-        QVERIFY(QString::fromStdString(*failure).contains("held-out accuracy fell from 90.0 % to 10.0 %"));
+        QVERIFY2(QString::fromStdString(*failure).contains("held-out accuracy fell from 90.0 % to 10.0 % and training accuracy from 95.0 % to 60.0 %"),
+                 failure->c_str());
+    }
+
+    // The H100 case (recipe, seed 1, 4 runs packed on one GPU): held-out 81.8 % -> 34.2 % at epoch
+    // 30 with a healthy training accuracy; trained alone the same seed dipped to 43.5 % and
+    // finished at 90.8 %. A swing is not a divergence; three collapsed evaluations in a row are.
+    void heldOutSwingIsNotDivergenceUntilItLasts()
+    {
+        DivergenceMonitor monitor(ObjectiveSpec{}, true, 10); // the bounded form, the default
+        QVERIFY(!monitor.observe(20, values(1.0, 1.0), 0.88, 0.818));
+        QVERIFY(!monitor.observe(30, values(0.9, 0.9), 0.89, 0.342));
+        QVERIFY(!monitor.observe(40, values(0.9, 0.9), 0.90, 0.65)); // recovered: the count restarts
+        QVERIFY(!monitor.observe(50, values(0.9, 0.9), 0.90, 0.30));
+        QVERIFY(!monitor.observe(60, values(0.9, 0.9), 0.90, 0.31));
+        const auto failure = monitor.observe(70, values(0.9, 0.9), 0.90, 0.32);
+        QVERIFY(failure.has_value());
+        QVERIFY2(QString::fromStdString(*failure).contains("for 3 evaluations in a row"), failure->c_str());
     }
 
     void nonFiniteAndBelowBoundFail()

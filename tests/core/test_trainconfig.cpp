@@ -4,9 +4,14 @@
 #include "core/train/flatsgd.h"
 #include "core/train/lrschedule.h"
 #include "core/train/presets.h"
+#include "core/util/jsonfile.h"
 #include "tests/support/expect.h"
 
 #include <nlohmann/json.hpp>
+
+#include <QTemporaryDir>
+
+#include <fstream>
 
 using namespace lbd;
 using test::throwsInputError;
@@ -68,6 +73,21 @@ private slots:
         QVERIFY(expectKey({{"data", {{"dataset", "cifar10"}}}}, "data_dir"));
         QVERIFY(expectKey({{"augment", {{"rotation", 400.0}}}}, "augment.rotation"));
         QVERIFY(expectKey(nlohmann::json::parse(R"({"optimizer": {"lr": "fast"}})"), "optimizer.lr"));
+    }
+
+    // 1,000,000 nested brackets (2 MB, under the text cap): refused while parsing, before any
+    // recursive copy of the value could overflow the stack.
+    void deeplyNestedJsonIsRefusedNamingTheFile()
+    {
+        QTemporaryDir temp;
+        const std::string path = temp.filePath("nested.json").toStdString();
+        {
+            std::ofstream out(path);
+            out << "{\"train\": " << std::string(1000000, '[') << std::string(1000000, ']') << "}";
+        }
+        QVERIFY(lbd::test::throwsInputError([&] { loadTrainConfig(path); }, {path, "nested deeper than 64 levels"}));
+        std::string ok = "{\"a\": " + std::string(60, '[') + std::string(60, ']') + "}";
+        QCOMPARE(parseJsonText(ok, "ok")["a"].size(), size_t(1));
     }
 
     void baselinePresetsSetParticlesUnlessGiven()
