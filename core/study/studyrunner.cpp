@@ -63,83 +63,138 @@ StudyRunner::StudyRunner(ResolvedStudy study, std::string directory, StudyRunner
     m_options.devices = expandDevices(m_options.devices);
 }
 
-StudyOutcome StudyRunner::run(const StudyCallbacks& callbacks, TrainingControl* control)
-{
-    prepareStudyFolder(m_study, m_directory);
-    const auto start = Clock::now();
-    std::mutex reportMutex; // callbacks and the outcome, one thread at a time
-    StudyOutcome outcome;
-    const auto report = [&](const StudyProgress& progress) {
-        if (callbacks.onProgress) {
-            callbacks.onProgress(progress);
-        }
-    };
-    const auto say = [&](const std::string& text) {
-        if (callbacks.onMessage) {
-            callbacks.onMessage(text);
-        }
-    };
+namespace {
 
-    // What to train: pending and stopped runs (and failed ones when asked), in study order.
-    std::vector<int> todo;
-    const auto failures = readStudyFailures(m_directory);
-    for (int i = 0; i < static_cast<int>(m_study.runs.size()); ++i) {
-        const std::string directory = (std::filesystem::path(m_directory) / m_study.runs[i].directory).string();
-        StudyRunStatus status = inspectStudyRun(directory);
-        if (const auto failure = failures.find(m_study.runs[i].directory);
-            status.state == StudyRunState::Pending && failure != failures.end()) {
-            status.state = StudyRunState::Failed; // refused at set-up: the same input fails again
-            status.message = failure->second;
-        }
-        StudyProgress progress;
-        progress.run = i;
-        progress.state = status.state;
-        progress.epoch = status.epochsDone;
-        progress.epochs = status.epochs;
-        progress.message = status.message;
-        const std::lock_guard<std::mutex> lock(reportMutex);
-        report(progress);
-        switch (status.state) {
-        case StudyRunState::Finished: ++outcome.finished; break;
-        case StudyRunState::Running:
-            ++outcome.stopped;
-            say(m_study.runs[i].directory + ": being trained by another process; skipped");
-            break;
-        case StudyRunState::Failed:
-            if (!m_options.retryFailed) {
-                ++outcome.failed;
-                break;
+// One pass over a study: what to train, the workers that train it, and the outcome. The callbacks
+// and the outcome are touched under one mutex, so the caller sees one call at a time.
+class StudyPass {
+public:
+    StudyPass(const ResolvedStudy& study, const std::string& directory, const StudyRunnerOptions& options,
+              const StudyCallbacks& callbacks, TrainingControl* control)
+        : m_study(study), m_directory(directory), m_options(options), m_callbacks(callbacks), m_control(control)
+    {
+    }
+
+    StudyOutcome run()
+    {
+        const auto start = Clock::now();
+        selectRuns();
+        m_workers = std::min<int>(m_options.parallel, static_cast<int>(m_todo.size()));
+        if (m_workers <= 1) {
+            work(0); // on the calling thread: a single run behaves exactly as `lbd train`
+        } else {
+            std::vector<std::thread> threads;
+            for (int w = 0; w < m_workers; ++w) {
+                threads.emplace_back([this, w] { work(w); });
             }
-            [[fallthrough]];
-        default: todo.push_back(i);
+            for (std::thread& thread : threads) {
+                thread.join();
+            }
+        }
+        m_outcome.stopRequested = stopRequested();
+        m_outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        m_outcome.summary = summarizeStudy(m_study, m_directory);
+        writeStudyResults(m_outcome.summary, m_directory);
+        return m_outcome;
+    }
+
+private:
+    std::string runDirectory(int index) const
+    {
+        return (std::filesystem::path(m_directory) / m_study.runs[index].directory).string();
+    }
+    bool stopRequested() const { return m_control && m_control->stopRequested.load(); }
+
+    // Called with m_mutex held.
+    void report(const StudyProgress& progress) const
+    {
+        if (m_callbacks.onProgress) {
+            m_callbacks.onProgress(progress);
+        }
+    }
+    void say(const std::string& text) const
+    {
+        if (m_callbacks.onMessage) {
+            m_callbacks.onMessage(text);
         }
     }
 
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const int workers = std::min<int>(m_options.parallel, static_cast<int>(todo.size()));
-    std::atomic<size_t> next{0};
-    const auto stopRequested = [&] { return control && control->stopRequested.load(); };
+    // Pending and stopped runs (and failed ones when asked), in study order.
+    void selectRuns()
+    {
+        const auto failures = readStudyFailures(m_directory);
+        for (int i = 0; i < static_cast<int>(m_study.runs.size()); ++i) {
+            StudyRunStatus status = inspectStudyRun(runDirectory(i));
+            if (const auto failure = failures.find(m_study.runs[i].directory);
+                status.state == StudyRunState::Pending && failure != failures.end()) {
+                status.state = StudyRunState::Failed; // refused at set-up: the same input fails again
+                status.message = failure->second;
+            }
+            StudyProgress progress;
+            progress.run = i;
+            progress.state = status.state;
+            progress.epoch = status.epochsDone;
+            progress.epochs = status.epochs;
+            progress.message = status.message;
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            report(progress);
+            switch (status.state) {
+            case StudyRunState::Finished: ++m_outcome.finished; break;
+            case StudyRunState::Running:
+                ++m_outcome.stopped;
+                say(m_study.runs[i].directory + ": being trained by another process; skipped");
+                break;
+            case StudyRunState::Failed:
+                if (!m_options.retryFailed) {
+                    ++m_outcome.failed;
+                    break;
+                }
+                [[fallthrough]];
+            default: m_todo.push_back(i);
+            }
+        }
+    }
 
-    const auto trainOne = [&](int worker, int index) {
-        const StudyRunRef& ref = m_study.runs[index];
-        const std::string directory = (std::filesystem::path(m_directory) / ref.directory).string();
-        const RunFolder folder(directory);
-        StudyProgress progress;
-        progress.run = index;
-        json configJson = runConfigJson(m_study, ref);
+    void work(int worker)
+    {
+        for (size_t i = m_next++; i < m_todo.size(); i = m_next++) {
+            if (stopRequested()) {
+                const std::lock_guard<std::mutex> lock(m_mutex);
+                ++m_outcome.stopped;
+                continue;
+            }
+            trainRun(worker, m_todo[i]);
+        }
+    }
+
+    // The run's config: the cell's, with this worker's device and share of the CPU cores.
+    json runConfig(int worker, const StudyRunRef& ref, StudyProgress& progress) const
+    {
+        json config = runConfigJson(m_study, ref);
         if (!m_options.devices.empty()) {
             progress.device = m_options.devices[worker % m_options.devices.size()];
-            configJson["train"]["device"] = progress.device;
+            config["train"]["device"] = progress.device;
         }
-        const int threads = m_options.threadsPerRun > 0 ? m_options.threadsPerRun
-                                                        : std::max(1, static_cast<int>(cores) / std::max(1, workers));
-        if (workers > 1 || m_options.threadsPerRun > 0) {
-            configJson["train"]["threads"] = threads;
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        if (m_options.threadsPerRun > 0) {
+            config["train"]["threads"] = m_options.threadsPerRun;
+        } else if (m_workers > 1) {
+            config["train"]["threads"] = std::max(1, cores / m_workers);
         }
-        const bool resume = hasResumableState(folder);
+        return config;
+    }
+
+    void trainRun(int worker, int index)
+    {
+        const StudyRunRef& ref = m_study.runs[index];
+        const RunFolder folder(runDirectory(index));
+        StudyProgress progress;
+        progress.run = index;
         double images = 0;
         try {
-            TrainConfig config = trainConfigFromJson(configJson, "study cell " + m_study.cells[ref.cell].label);
+            const TrainConfig config = trainConfigFromJson(runConfig(worker, ref, progress),
+                                                           "study cell " + m_study.cells[ref.cell].label);
+            const bool resume = hasResumableState(folder);
             if (resume && folder.exists(RunFolder::kConfig)) {
                 // The run continues with its own config; only where it trains follows this call.
                 TrainConfig saved = loadTrainConfig(folder.path(RunFolder::kConfig));
@@ -147,37 +202,13 @@ StudyOutcome StudyRunner::run(const StudyCallbacks& callbacks, TrainingControl* 
                 saved.train.threads = config.train.threads;
                 folder.writeJson(RunFolder::kConfig, toJson(saved));
             }
-            Trainer trainer(config, directory, resume);
-            TrainingCallbacks trainCallbacks;
-            trainCallbacks.onBatch = [&](const BatchProgress& batch) {
-                progress.state = StudyRunState::Running;
-                progress.epoch = batch.epoch - 1;
-                progress.epochs = batch.epochs;
-                progress.imagesPerSecond = batch.imagesPerSecond;
-                progress.etaSeconds = batch.etaSeconds;
-                const std::lock_guard<std::mutex> lock(reportMutex);
-                report(progress);
-            };
-            trainCallbacks.onEpoch = [&](const EpochMetrics& metrics) {
-                images += metrics.imagesPerSecond * metrics.epochSeconds;
-                progress.state = StudyRunState::Running;
-                progress.epoch = metrics.epoch;
-                progress.epochs = metrics.epochs;
-                const std::lock_guard<std::mutex> lock(reportMutex);
-                report(progress);
-            };
-            trainCallbacks.onMessage = [&](const std::string& text) {
-                if (text.rfind("warning: ", 0) == 0) {
-                    const std::lock_guard<std::mutex> lock(reportMutex);
-                    say(ref.directory + ": " + text);
-                }
-            };
+            Trainer trainer(config, folder.directory(), resume);
             progress.state = StudyRunState::Running;
             {
-                const std::lock_guard<std::mutex> lock(reportMutex);
+                const std::lock_guard<std::mutex> lock(m_mutex);
                 report(progress);
             }
-            const TrainingResult result = trainer.run(trainCallbacks, control);
+            const TrainingResult result = trainer.run(trainingCallbacks(ref, progress, images), m_control);
             progress.state = result.stopped ? StudyRunState::Stopped : StudyRunState::Finished;
             if (result.finalReport) {
                 char text[64];
@@ -197,7 +228,40 @@ StudyOutcome StudyRunner::run(const StudyCallbacks& callbacks, TrainingControl* 
             progress.state = StudyRunState::Failed;
             progress.message = error.what();
         }
-        const std::lock_guard<std::mutex> lock(reportMutex);
+        finishRun(ref, progress, images);
+    }
+
+    TrainingCallbacks trainingCallbacks(const StudyRunRef& ref, StudyProgress& progress, double& images)
+    {
+        TrainingCallbacks callbacks;
+        callbacks.onBatch = [this, &progress](const BatchProgress& batch) {
+            progress.state = StudyRunState::Running;
+            progress.epoch = batch.epoch - 1;
+            progress.epochs = batch.epochs;
+            progress.imagesPerSecond = batch.imagesPerSecond;
+            progress.etaSeconds = batch.etaSeconds;
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            report(progress);
+        };
+        callbacks.onEpoch = [this, &progress, &images](const EpochMetrics& metrics) {
+            images += metrics.imagesPerSecond * metrics.epochSeconds;
+            progress.epoch = metrics.epoch;
+            progress.epochs = metrics.epochs;
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            report(progress);
+        };
+        callbacks.onMessage = [this, &ref](const std::string& text) {
+            if (text.rfind("warning: ", 0) == 0) {
+                const std::lock_guard<std::mutex> lock(m_mutex);
+                say(ref.directory + ": " + text);
+            }
+        };
+        return callbacks;
+    }
+
+    void finishRun(const StudyRunRef& ref, const StudyProgress& progress, double images)
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
         try {
             // A failure at set-up leaves no status.json: the study keeps the reason.
             if (progress.state == StudyRunState::Failed) {
@@ -208,44 +272,36 @@ StudyOutcome StudyRunner::run(const StudyCallbacks& callbacks, TrainingControl* 
         } catch (const std::exception& error) {
             say(std::string("could not record the failure: ") + error.what());
         }
-        outcome.trainedImages += images;
+        m_outcome.trainedImages += images;
         switch (progress.state) {
         case StudyRunState::Finished:
-            ++outcome.finished;
-            ++outcome.trainedNow;
+            ++m_outcome.finished;
+            ++m_outcome.trainedNow;
             break;
-        case StudyRunState::Failed: ++outcome.failed; break;
-        default: ++outcome.stopped;
+        case StudyRunState::Failed: ++m_outcome.failed; break;
+        default: ++m_outcome.stopped;
         }
         report(progress);
-    };
-
-    const auto work = [&](int worker) {
-        for (size_t i = next++; i < todo.size(); i = next++) {
-            if (stopRequested()) {
-                const std::lock_guard<std::mutex> lock(reportMutex);
-                ++outcome.stopped;
-                continue;
-            }
-            trainOne(worker, todo[i]);
-        }
-    };
-    if (workers <= 1) {
-        work(0); // on the calling thread: a single run behaves exactly as `lbd train`
-    } else {
-        std::vector<std::thread> threads;
-        for (int w = 0; w < workers; ++w) {
-            threads.emplace_back(work, w);
-        }
-        for (std::thread& thread : threads) {
-            thread.join();
-        }
     }
-    outcome.stopRequested = stopRequested();
-    outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    outcome.summary = summarizeStudy(m_study, m_directory);
-    writeStudyResults(outcome.summary, m_directory);
-    return outcome;
+
+    const ResolvedStudy& m_study;
+    const std::string& m_directory;
+    const StudyRunnerOptions& m_options;
+    const StudyCallbacks& m_callbacks;
+    TrainingControl* m_control;
+    mutable std::mutex m_mutex;
+    std::vector<int> m_todo;
+    std::atomic<size_t> m_next{0};
+    int m_workers = 1;
+    StudyOutcome m_outcome;
+};
+
+} // namespace
+
+StudyOutcome StudyRunner::run(const StudyCallbacks& callbacks, TrainingControl* control)
+{
+    prepareStudyFolder(m_study, m_directory);
+    return StudyPass(m_study, m_directory, m_options, callbacks, control).run();
 }
 
 } // namespace lbd

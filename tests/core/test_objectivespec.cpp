@@ -51,7 +51,7 @@ private slots:
         QVERIFY(ensemble.objective.discrepancy.kind == DiscrepancyKind::Constant);
         QVERIFY(!ensemble.objective.ldamMargins && !ensemble.objective.utilityTerm && !ensemble.objective.repulsive);
 
-        QVERIFY(test::throwsInputError([] { baselinePreset(Baseline::Lbd, 0); }, {"'epochs'"}));
+        QVERIFY(test::throwsInputError([] { baselinePreset(Baseline::Lbd, 0); }, {"train.epochs"}));
         QVERIFY(test::throwsInputError([] { parseBaseline("LBD"); }, {"method"}));
     }
 
