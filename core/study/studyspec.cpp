@@ -25,8 +25,8 @@ const ResourceKind& studyResources()
 
 std::vector<int64_t> readSeeds(const json& value, const std::string& key)
 {
-    if (!value.is_array() || value.empty()) {
-        throw InputError(key + " must be a non-empty list of integers");
+    if (!value.is_array() || value.empty() || value.size() > 100) {
+        throw InputError(key + " must be a list of 1 to 100 integers");
     }
     std::vector<int64_t> seeds;
     std::set<int64_t> seen;
@@ -349,8 +349,8 @@ ResolvedStudy resolveStudy(const StudySpec& spec, const StudyOptions& options)
     size_t cells = 1;
     for (const StudyFactor& factor : spec.factors) {
         cells *= factor.levels.size();
-        if (cells > 1000) {
-            throw InputError("study '" + spec.name + "' has over 1000 cells");
+        if (cells > 1000 || cells * study.seeds.size() > 10000) {
+            throw InputError("study '" + spec.name + "' has over 1000 cells or 10,000 runs");
         }
     }
     std::set<std::string> ids;

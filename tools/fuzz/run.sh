@@ -13,7 +13,7 @@ shift || true
 build="${FUZZ_BUILD:-$root/build-fuzz}"
 work="${FUZZ_WORK:-$build/work}"
 jobs="${FUZZ_JOBS:-2}"
-all=(imageheader idx_raw idx_gzip cifar list utilitymatrix configjson runfolder)
+all=(imageheader idx_raw idx_gzip cifar list utilitymatrix configjson runfolder studyspec)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${all[@]}"); fi
 
@@ -32,6 +32,8 @@ run_one() {
 }
 export -f run_one
 export build work here seconds
+# The studies target resolves presets by name: the source tree's.
+export LBD_PRESETS_DIR="$root/resources/presets"
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_one {}'
 
 status=0
