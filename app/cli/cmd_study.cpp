@@ -221,8 +221,8 @@ Command addStudyCommand(CLI::App& lbd)
                   "(default: each run's config)")
         ->type_name("LIST");
     c->add_option("--parallel", o->parallel,
-                  "runs trained at once in this process, each on its own CUDA stream (on one GPU 4 fill it far better "
-                  "than 1; default 1)")
+                  "runs trained at once in this process, each on its own CUDA stream (measured on one H100: 4 at "
+                  "once trained 1.4x the images/s of one; default 1)")
         ->check(CLI::Range(1, 64));
     c->add_option("--threads", o->threads, "CPU threads per run (default: the cores shared among --parallel runs)")
         ->check(CLI::Range(0, 1024));
