@@ -118,7 +118,10 @@ int runStudy(StudyCommandOptions& o)
     if (o.study.empty()) {
         throw InputError("name a study (lbd study --list), a study.json or a study folder");
     }
-    auto [study, directory] = openStudy(o);
+    // Named references, not a structured binding: C++17 lambdas (clang) cannot capture those.
+    auto opened = openStudy(o);
+    const ResolvedStudy& study = opened.first;
+    const std::string& directory = opened.second;
     if (o.summarize) {
         if (!isStudyFolder(directory)) {
             throw InputError(directory + ": no study has run there yet (nothing to summarize)");
