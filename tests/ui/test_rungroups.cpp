@@ -50,7 +50,7 @@ void writeRun(const QString& dir, int seed, int particles, const QString& state,
     if (state == "finished") {
         lbd::EvaluationReport report;
         report.classCount = 4;
-        report.overall.accuracy = accuracy;
+        report.overall = {static_cast<int64_t>(std::lround(accuracy * 100)), 100, accuracy}; // a report without images reads 0
         report.calibration.ece = ece;
         writeText(dir + "/report.json", json{{"evaluation", lbd::reportToJson(report)}}.dump());
     }
