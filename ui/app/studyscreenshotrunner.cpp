@@ -63,11 +63,30 @@ void StudyScreenshotRunner::capture()
             plot->replot();
         }
         QApplication::processEvents();
-        const QString suffix = size.width() == 1600 ? QString() : QStringLiteral("-%1x%2").arg(size.width()).arg(size.height());
+        // Named by the size the window took: it cannot shrink below its minimum (the other pages' panels).
+        const QSize taken = m_window->size();
+        const QString suffix = size.width() == 1600 ? QString() : QStringLiteral("-%1x%2").arg(taken.width()).arg(taken.height());
         const QString path = QDir(m_directory).filePath(QStringLiteral("%1-studies%2.png").arg(index + 1, 2, 10, QLatin1Char('0')).arg(suffix));
         ok = m_window->grab().save(path) && ok;
         std::printf("wrote %s (%s)\n", qPrintable(path), qPrintable(page->lastMessage()));
     }
+    // The other plot tabs, at the large size only.
+    m_window->resize(1600, 1000);
+    QTabWidget* tabs = page->plots()->tabs();
+    for (int tab = 1; tab < tabs->count(); ++tab) {
+        if (!tabs->isTabVisible(tab)) {
+            continue;
+        }
+        tabs->setCurrentIndex(tab);
+        QApplication::processEvents();
+        qobject_cast<QCustomPlot*>(tabs->currentWidget())->replot();
+        QApplication::processEvents();
+        const QString name = tabs->tabText(tab).toLower().replace(QLatin1Char(' '), QLatin1Char('-'));
+        const QString path = QDir(m_directory).filePath(QStringLiteral("%1-studies-%2.png").arg(index + 1, 2, 10, QLatin1Char('0')).arg(name));
+        ok = m_window->grab().save(path) && ok;
+        std::printf("wrote %s\n", qPrintable(path));
+    }
+    tabs->setCurrentIndex(0);
     QDir(QDir(m_directory).filePath(QStringLiteral(".study"))).removeRecursively();
     QTimer::singleShot(0, qApp, [ok] { QCoreApplication::exit(ok ? 0 : 1); });
 }

@@ -1,9 +1,9 @@
 #pragma once
 // `lbd-studio --screenshot-study STUDY --screenshot DIR`: runs a study (a built-in name or a
 // study.json, at its quick scale) on the Studies page of the real window, and once it has
-// finished writes PNGs of the window at 1600 x 1000 and 1024 x 700 (the smallest size every
-// plot must stay readable at). The study goes into DIR/.study, removed afterwards. Quits with 0
-// (1 on failure).
+// finished writes PNGs of the window at 1600 x 1000 and at 1024 x 700 or the window's minimum
+// size where that is larger (the file name says which), plus the other plot tabs. The study goes
+// into DIR/.study, removed afterwards. Quits with 0 (1 on failure).
 #include <QObject>
 #include <QString>
 

@@ -65,6 +65,7 @@ StudiesPage::StudiesPage(QWidget* parent) : QWidget(parent)
                            tr("Every run of the study (one per cell and seed), live. Double-click a finished or "
                               "stopped run to open it on every page."), this);
     m_runTable->setModel(m_runModel);
+    m_runTable->setWordWrap(false); // "✓ finished" on one line: rows stay one line high
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("studyMessage"));
     m_message->setWordWrap(true);
@@ -264,6 +265,7 @@ void StudiesPage::onFinished(const lbd::StudyOutcome& outcome)
 {
     m_summarize.cancel(); // the runner's own summary, written to results/, is the final word
     showSummary(outcome.summary);
+    m_runTable->resizeColumnsToContents(); // the states are longer than "pending" now
     showMessage(tr("%1: %2 finished (%3 now), %4 failed, %5 stopped or pending, in %6 s. Tables in %7.")
                     .arg(outcome.stopRequested ? tr("Stopped") : tr("Done"))
                     .arg(outcome.finished)

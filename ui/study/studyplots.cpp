@@ -229,7 +229,7 @@ void StudyPlots::drawBars(const lbd::StudyMetric& metric)
     m_bars->xAxis->setLabel(m_summary.factorNames.size() == 1 ? QString::fromStdString(m_summary.factorNames[0]) : tr("cell"));
     m_bars->xAxis->setRange(0.4, static_cast<double>(m_summary.cells.size()) + 0.6);
     m_bars->yAxis->setLabel(axisLabel(metric));
-    m_bars->yAxis->setRange(0, top > 0 ? top * 1.15 : 1);
+    m_bars->yAxis->setRange(0, top > 0 ? top * 1.3 : 1); // room for the legend above the bars
     m_bars->legend->setVisible(!x.isEmpty());
     m_bars->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_bars->replot(QCustomPlot::rpQueuedReplot);
@@ -269,6 +269,12 @@ void StudyPlots::drawFactor(const lbd::StudyMetric& metric)
             high = std::max(high, point.mean + point.error);
         }
     }
+    auto levelTicks = QSharedPointer<QCPAxisTickerText>::create(); // ticks at the levels only: no "M = 1.5"
+    for (const lbd::CellSummary& cell : m_summary.cells) {
+        const double value = *levelNumber(cell.levelLabels[f]);
+        levelTicks->addTick(value, QString::number(value));
+    }
+    m_factor->xAxis->setTicker(levelTicks);
     for (size_t s = 0; s < series.size(); ++s) {
         std::vector<Point>& points = series[s].second;
         std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
@@ -332,6 +338,10 @@ void StudyPlots::drawFhr()
         upper->setChannelFillGraph(lower);
         ++drawn;
     }
+    auto wholeClasses = QSharedPointer<QCPAxisTickerFixed>::create(); // k counts classes: whole numbers
+    wholeClasses->setTickStep(1.0);
+    wholeClasses->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    m_fhr->xAxis->setTicker(wholeClasses);
     m_fhr->xAxis->setLabel(tr("Head classes k (the k largest classes count as head)"));
     m_fhr->yAxis->setLabel(tr("False Head Rate (%)"));
     m_fhr->rescaleAxes();
