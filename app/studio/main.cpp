@@ -3,6 +3,7 @@
 #include "ui/app/mainwindow.h"
 #include "ui/panels/experimentpanel.h"
 #include "ui/app/screenshotrunner.h"
+#include "ui/app/studyscreenshotrunner.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -41,7 +42,12 @@ int main(int argc, char** argv)
                                     QStringLiteral("N"));
     const QCommandLineOption latency(QStringLiteral("measure-latency"),
                                      QStringLiteral("Train the preset, print the GUI event loop's latency, exit."));
+    const QCommandLineOption screenshotStudy(QStringLiteral("screenshot-study"),
+                                             QStringLiteral("With --screenshot: run STUDY (a built-in at its quick scale, "
+                                                            "or a study.json) on the Studies page and write its pictures."),
+                                             QStringLiteral("STUDY"));
     parser.addOption(version);
+    parser.addOption(screenshotStudy);
     parser.addOption(screenshot);
     parser.addOption(preset);
     parser.addOption(epochs);
@@ -70,6 +76,11 @@ int main(int argc, char** argv)
     }
     window.show();
 
+    if (parser.isSet(screenshotStudy)) {
+        auto* runner = new lbd::ui::StudyScreenshotRunner(&window, parser.value(screenshotStudy),
+                                                          parser.value(screenshot), &window);
+        return runner->start() ? app.exec() : 1;
+    }
     if (automated) {
         // Errors go to stderr instead of a dialog nobody will close.
         window.setErrorReporter([](const QString& title, const QString& message) {

@@ -16,6 +16,7 @@
 #include "ui/pages/decisionlabpage.h"
 #include "ui/pages/gallerypage.h"
 #include "ui/pages/runspage.h"
+#include "ui/pages/studiespage.h"
 #include "ui/pages/tailriskpage.h"
 #include "ui/pages/trainingpage.h"
 #include "ui/panels/experimentpanel.h"
@@ -118,6 +119,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             m_runsPage->showMessage(tr("%1 was not continued: a run is training (stop it first).").arg(directory), true);
         } else {
             continueRun(directory);
+        }
+    });
+    // Studies: the paper's tables over seeds; a study's run opens like a run of the Runs page.
+    m_studiesPage = new StudiesPage(this);
+    addPage(m_studiesPage, tr("Studies"));
+    connect(m_studiesPage, &StudiesPage::openRequested, this, [this](const QString& directory) {
+        if (openRun(directory)) {
+            m_pages->setCurrentWidget(m_trainingPage);
+        } else {
+            m_studiesPage->showMessage(tr("%1 was not opened: a run is training (stop it first) or its files could not be read.")
+                                           .arg(directory),
+                                       true);
         }
     });
     connect(this, &MainWindow::runFinished, m_runsPage, &RunsPage::refresh);

@@ -26,6 +26,7 @@ class ExperimentPanel;
 class GalleryPage;
 class ProgressPanel;
 class RunsPage;
+class StudiesPage;
 class RunView;
 struct RunContext;
 class TailRiskPage;
@@ -73,6 +74,7 @@ public:
     DecisionLabPage* decisionLabPage() const { return m_decisionLabPage; }
     GalleryPage* galleryPage() const { return m_galleryPage; }
     RunsPage* runsPage() const { return m_runsPage; }
+    StudiesPage* studiesPage() const { return m_studiesPage; }
     QTabWidget* pages() const { return m_pages; }
     // The utility matrix being edited: shared by the editor, the decision lab and Classify.
     UtilityDocument* utilityDocument() const { return m_utility; }
@@ -119,6 +121,7 @@ private:
     DecisionLabPage* m_decisionLabPage = nullptr;
     GalleryPage* m_galleryPage = nullptr;
     RunsPage* m_runsPage = nullptr;
+    StudiesPage* m_studiesPage = nullptr;
     QList<RunView*> m_views;
     UtilityDocument* m_utility = nullptr;
     ProgressPanel* m_progress = nullptr;

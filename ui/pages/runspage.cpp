@@ -3,8 +3,10 @@
 #include "core/infer/runexport.h"
 #include "ui/app/appsettings.h"
 #include "ui/runs/runcomparisonview.h"
+#include "ui/runs/rungroupview.h"
 #include "ui/runs/runtablemodel.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -19,6 +21,7 @@
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -78,6 +81,13 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     m_table->setToolTip(tr("Every run in the runs folder. Click a header to sort; double-click a run to open it; "
                            "Ctrl+click or Shift+click to select runs to compare."));
 
+    m_groupToggle = new QCheckBox(tr("Group seeds"), this);
+    m_groupToggle->setObjectName(QStringLiteral("groupSeedsToggle"));
+    m_groupToggle->setToolTip(tr("One row per experiment repeated over seeds (configs equal but for train.seed, "
+                                 "data.seed and name), with mean ± sample std over its finished runs."));
+    m_groups = new RunGroupView(this);
+    m_tableStack = new QStackedWidget(this);
+
     m_openButton = makeButton(tr("Open"), tr("Show the selected run on every page (Training, Tail risk, Calibration, ...)."),
                               QStringLiteral("openRunButton"), this);
     m_continueButton = makeButton(tr("Continue training"),
@@ -115,8 +125,11 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     folderRow->addWidget(m_folderLabel, 1);
     folderRow->addWidget(m_changeFolderButton);
     folderRow->addWidget(m_refreshButton);
+    folderRow->addWidget(m_groupToggle);
     topLayout->addLayout(folderRow);
-    topLayout->addWidget(m_table, 1);
+    m_tableStack->addWidget(m_table);
+    m_tableStack->addWidget(m_groups);
+    topLayout->addWidget(m_tableStack, 1);
     auto* actionRow = new QHBoxLayout;
     actionRow->addWidget(m_openButton);
     actionRow->addWidget(m_continueButton);
@@ -179,6 +192,11 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
         }
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunsPage::updateButtons);
+    connect(m_groupToggle, &QCheckBox::toggled, this, &RunsPage::setGroupedBySeed);
+    connect(m_groups, &RunGroupView::groupActivated, this, [this](const QStringList& directories) {
+        setGroupedBySeed(false); // the group's runs, selected in the run list: Compare is one click away
+        selectRuns(directories);
+    });
 
     updateFolderLabel();
     watchFolder();
@@ -186,6 +204,12 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
 }
 
 RunsPage::~RunsPage() = default;
+
+void RunsPage::setGroupedBySeed(bool grouped)
+{
+    m_groupToggle->setChecked(grouped);
+    m_tableStack->setCurrentWidget(grouped ? static_cast<QWidget*>(m_groups) : m_table);
+}
 
 const std::vector<lbd::RunSummary>& RunsPage::runs() const
 {
@@ -208,6 +232,7 @@ void RunsPage::setRunsFolder(const QString& folder)
     m_folder = cleaned;
     m_scan.cancel(); // a scan of the old folder still running is now stale
     m_model->setRuns({});
+    m_groups->setRuns({});
     m_comparison->clear();
     updateFolderLabel();
     watchFolder();
@@ -258,6 +283,7 @@ void RunsPage::onScanned(std::vector<lbd::RunSummary> runs, const QString& error
     const int count = static_cast<int>(runs.size());
     const bool firstRows = m_model->rowCount() == 0;
     m_model->setRuns(std::move(runs));
+    m_groups->setRuns(m_model->runs());
     m_model->setShownRun(m_shownRun);
     if (firstRows) {
         m_table->resizeColumnsToContents(); // later scans keep the user's column widths

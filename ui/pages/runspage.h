@@ -3,7 +3,8 @@
 // metrics (read by core's RunSummary, off the GUI thread), damaged folders included with their
 // problem. Open a run (double-click or Open) to show it on every page; select two or more and
 // Compare for overlaid curves and a side-by-side table; save the comparison as PNG / PDF, the
-// runs' metrics as CSV, and a run's model for Python (the same file as `lbd export`).
+// runs' metrics as CSV, and a run's model for Python (the same file as `lbd export`). "Group seeds"
+// shows runs that differ only in their seed as one row with mean ± std (RunGroupView).
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -15,16 +16,19 @@
 #include "ui/background/latestrequest.h"
 #include "ui/runs/runcomparisonview.h"
 
+class QCheckBox;
 class QFileSystemWatcher;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
+class QStackedWidget;
 class QTableView;
 class QTimer;
 
 namespace lbd::ui {
 
 class RunComparisonView;
+class RunGroupView;
 class RunTableModel;
 
 class RunsPage final : public QWidget {
@@ -71,6 +75,9 @@ public:
     void showMessage(const QString& text, bool error);
     QString lastMessage() const;
     QTableView* table() const { return m_table; }
+    // Shows runs that differ only in their seed as one row each (mean ± std), or the run list.
+    void setGroupedBySeed(bool grouped);
+    RunGroupView* groupView() const { return m_groups; }
 
 signals:
     void openRequested(const QString& directory);
@@ -99,6 +106,9 @@ private:
     RunTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
+    QCheckBox* m_groupToggle = nullptr;
+    RunGroupView* m_groups = nullptr;
+    QStackedWidget* m_tableStack = nullptr;
     RunComparisonView* m_comparison = nullptr;
     QLabel* m_folderLabel = nullptr;
     QLabel* m_message = nullptr;

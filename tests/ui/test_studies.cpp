@@ -1,0 +1,236 @@
+// The Studies page running tiny CPU studies through the real event loop: a study of two working
+// cells and one that cannot load its data, two seeds each, fills the live grid, ends with the
+// working runs finished and the broken ones failed, shows n = 2/2 for the working cells with the
+// failure listed under the table, draws one bar per working cell at the mean results/summary.json
+// holds, and saves the table (core's Markdown / CSV / LaTeX) and the plots. Double-clicking a
+// finished run asks to open it; a failed one does not. Stop during a 40-epoch study leaves every
+// run stopped; Continue finishes them.
+#include "tests/ui/uitestsupport.h"
+
+#include "core/study/studysummary.h"
+#include "ui/pages/studiespage.h"
+#include "ui/study/studyplots.h"
+#include "ui/study/studyrunmodel.h"
+#include "ui/study/studysetuppanel.h"
+#include "ui/study/studysummarymodel.h"
+
+#include <nlohmann/json.hpp>
+#include <qcustomplot.h>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include <fstream>
+
+using namespace lbd::ui;
+
+namespace {
+
+const char* kTinyConfig = R"({
+  "name": "tiny",
+  "data": {"dataset": "synthetic", "imbalance_ratio": 4,
+           "synthetic": {"classes": 4, "train_per_class": 40, "test_per_class": 10, "channels": 1, "size": 16}},
+  "augment": {"output_size": 16, "padding": 2},
+  "model": {"arch": "smallcnn", "particles": 2},
+  "objective": {"alpha": 0.7, "utility": "tail:0.5"},
+  "decision": {"utility": "tail:0.5"},
+  "train": {"epochs": 2, "batch_size": 32, "device": "cpu", "threads": 1}
+})";
+
+// `levels` of one factor "method" over the tiny config, seeds 0 and 1.
+QByteArray tinyStudy(const QString& name, int epochs, const char* levels)
+{
+    QJsonObject config = QJsonDocument::fromJson(kTinyConfig).object();
+    QJsonObject train = config.value(QStringLiteral("train")).toObject();
+    train[QStringLiteral("epochs")] = epochs;
+    config[QStringLiteral("train")] = train;
+    const QJsonObject factor{{QStringLiteral("name"), QStringLiteral("method")},
+                             {QStringLiteral("levels"), QJsonDocument::fromJson(levels).array()}};
+    const QJsonObject study{{QStringLiteral("name"), name},
+                            {QStringLiteral("title"), QStringLiteral("Tiny study")},
+                            {QStringLiteral("paper_table"), QStringLiteral("Table T")},
+                            {QStringLiteral("claim"), QStringLiteral("A tiny claim.")},
+                            {QStringLiteral("config"), config},
+                            {QStringLiteral("seeds"), QJsonArray{0, 1}},
+                            {QStringLiteral("factors"), QJsonArray{factor}}};
+    return QJsonDocument(study).toJson();
+}
+
+bool writeFile(const QString& path, const QByteArray& data)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(data) == data.size();
+}
+
+QString readText(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+int rowOfCell(StudySummaryModel* model, const QString& label)
+{
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->index(row, StudySummaryModel::Cell).data().toString() == label) {
+            return row;
+        }
+    }
+    return -1;
+}
+
+} // namespace
+
+class TestStudies final : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_temp;
+
+    // A page with the study file selected and its folder under the temporary directory.
+    void prepare(StudiesPage& page, const QString& name, const QByteArray& study)
+    {
+        const QString file = m_temp.filePath(name + QStringLiteral(".json"));
+        QVERIFY(writeFile(file, study));
+        QString error;
+        QVERIFY2(page.setupPanel()->addStudyFile(file, &error), qPrintable(error));
+        page.setupPanel()->setFolderOverride(m_temp.filePath(QStringLiteral("studies/") + name));
+        page.resize(1400, 900);
+        page.show();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_temp.isValid());
+        test::isolateSettings(m_temp);
+    }
+
+    void seedsAreValidated()
+    {
+        QCOMPARE(*StudySetupPanel::parseSeeds(QStringLiteral("0, 1,2")), (std::vector<int64_t>{0, 1, 2}));
+        QVERIFY(StudySetupPanel::parseSeeds(QStringLiteral(""))->empty()); // the study's own seeds
+        QVERIFY(!StudySetupPanel::parseSeeds(QStringLiteral("0,,1")));
+        StudiesPage page;
+        page.setupPanel()->setSeedsText(QStringLiteral("1,"));
+        QVERIFY(!page.startStudy());
+        QVERIFY(page.lastMessage().contains(QStringLiteral("Seeds")));
+        QVERIFY(!page.isRunning());
+    }
+
+    void tinyStudyFillsGridTableAndPlots()
+    {
+        StudiesPage page;
+        prepare(page, QStringLiteral("tiny"), tinyStudy(QStringLiteral("tiny"), 2, R"([
+            {"label": "CE", "baseline": "ce"}, {"label": "LBD"},
+            {"label": "broken", "set": {"data.dataset": "folder", "data.data_dir": "/nonexistent-lbd-data"}}])"));
+        QSignalSpy done(&page, &StudiesPage::studyFinished);
+        QVERIFY2(page.startStudy(), qPrintable(page.lastMessage()));
+        QVERIFY(page.isRunning());
+        QCOMPARE(page.runModel()->rowCount(), 6); // the grid lists every run at once
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 600000);
+        QVERIFY(!page.isRunning());
+
+        StudyRunModel* runs = page.runModel();
+        QCOMPARE(runs->count(lbd::StudyRunState::Finished), 4);
+        QCOMPARE(runs->count(lbd::StudyRunState::Failed), 2);
+        for (int row = 0; row < runs->rowCount(); ++row) {
+            const bool broken = runs->index(row, StudyRunModel::Cell).data().toString() == QStringLiteral("broken");
+            QCOMPARE(runs->state(row), broken ? lbd::StudyRunState::Failed : lbd::StudyRunState::Finished);
+            QVERIFY(runs->index(row, StudyRunModel::State).data().toString().contains(broken ? "failed" : "finished"));
+        }
+
+        StudySummaryModel* table = page.summaryModel();
+        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(table->index(rowOfCell(table, "CE"), StudySummaryModel::Runs).data().toString(), QStringLiteral("2/2"));
+        QCOMPARE(table->index(rowOfCell(table, "LBD"), StudySummaryModel::Runs).data().toString(), QStringLiteral("2/2"));
+        QCOMPARE(table->index(rowOfCell(table, "broken"), StudySummaryModel::Runs).data().toString(), QStringLiteral("0/2"));
+        QVERIFY(page.problemsLabel()->isVisible());
+        QVERIFY2(page.problemsLabel()->text().contains(QStringLiteral("broken")), qPrintable(page.problemsLabel()->text()));
+
+        // One bar per cell with finished runs, at the mean of results/summary.json (in per cent).
+        const QString folder = page.studyFolder();
+        const auto summary = nlohmann::json::parse(readText(folder + "/results/summary.json").toStdString());
+        QCustomPlot* plot = page.plots()->barPlot();
+        QCPBars* bars = nullptr;
+        for (int i = 0; i < plot->plottableCount(); ++i) {
+            bars = bars ? bars : qobject_cast<QCPBars*>(plot->plottable(i));
+        }
+        QVERIFY(bars);
+        QCOMPARE(bars->data()->size(), 2);
+        for (size_t cell = 0; cell < 2; ++cell) {
+            const double mean = summary.at("cells").at(cell).at("metrics").at("accuracy").at("mean").get<double>();
+            QVERIFY(std::abs(bars->data()->at(int(cell))->value - 100 * mean) < 1e-9);
+        }
+        QVERIFY(!page.plots()->hasFactorPlot()); // "method" has named levels, no numbers
+
+        // Exports: core's own table writers, and the plot files.
+        for (const QString suffix : {QStringLiteral("md"), QStringLiteral("csv"), QStringLiteral("tex")}) {
+            const QString path = m_temp.filePath(QStringLiteral("table.") + suffix);
+            QVERIFY(page.saveTable(path));
+            const std::string expected = suffix == "md"    ? lbd::markdownTable(table->summary())
+                                         : suffix == "csv" ? lbd::csvTable(table->summary())
+                                                           : lbd::latexTable(table->summary());
+            QCOMPARE(readText(path), QString::fromStdString(expected));
+        }
+        QString error;
+        QVERIFY2(page.plots()->saveCurrent(m_temp.filePath("bars.png"), false, &error), qPrintable(error));
+        QVERIFY2(page.plots()->saveCurrent(m_temp.filePath("bars.pdf"), true, &error), qPrintable(error));
+        QVERIFY(QFileInfo(m_temp.filePath("bars.png")).size() > 1000);
+        QVERIFY(QFileInfo(m_temp.filePath("bars.pdf")).size() > 1000);
+
+        // Double-click: a finished run asks to be opened, a failed one does not.
+        QSignalSpy open(&page, &StudiesPage::openRequested);
+        QTableView* grid = page.runTable();
+        for (int row : {0, runs->rowCount() - 1}) { // CE seed 0 (finished), broken seed 1 (failed)
+            const QPoint point = grid->visualRect(runs->index(row, 0)).center();
+            QTest::mouseClick(grid->viewport(), Qt::LeftButton, {}, point);
+            QTest::mouseDClick(grid->viewport(), Qt::LeftButton, {}, point);
+        }
+        QCOMPARE(open.count(), 1);
+        QCOMPARE(open.first().first().toString(), runs->runDirectory(0));
+        test::keepScreenshot(&page, QStringLiteral("studies-tiny"));
+
+        // Opening the folder again shows the same table (as after a restart).
+        StudiesPage reopened;
+        QSignalSpy refreshed(&reopened, &StudiesPage::summaryRefreshed);
+        QVERIFY(reopened.openStudyFolder(folder));
+        QTRY_COMPARE_WITH_TIMEOUT(refreshed.count(), 1, 20000);
+        QCOMPARE(reopened.runModel()->count(lbd::StudyRunState::Finished), 4);
+        QCOMPARE(reopened.summaryModel()->index(0, StudySummaryModel::Runs).data().toString(), QStringLiteral("2/2"));
+    }
+
+    void stopThenContinue()
+    {
+        StudiesPage page;
+        prepare(page, QStringLiteral("long"), tinyStudy(QStringLiteral("long"), 40, R"([{"label": "LBD"}])"));
+        page.setupPanel()->setParallel(2);
+        QSignalSpy done(&page, &StudiesPage::studyFinished);
+        QVERIFY2(page.startStudy(), qPrintable(page.lastMessage()));
+        StudyRunModel* runs = page.runModel();
+        // Both runs train at once; stop once each has finished an epoch.
+        const auto epochOf = [runs](int row) {
+            return runs->index(row, StudyRunModel::Epoch).data().toString().section(QStringLiteral(" / "), 0, 0).toInt();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(runs->count(lbd::StudyRunState::Running) == 2 && epochOf(0) >= 1 && epochOf(1) >= 1,
+                                 300000);
+        QVERIFY(page.setupPanel()->stopButton()->isEnabled());
+        QTest::mouseClick(page.setupPanel()->stopButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 120000);
+        QCOMPARE(runs->count(lbd::StudyRunState::Stopped), 2);
+        QCOMPARE(runs->count(lbd::StudyRunState::Finished), 0);
+        QVERIFY(page.setupPanel()->continueButton()->isEnabled());
+
+        QTest::mouseClick(page.setupPanel()->continueButton(), Qt::LeftButton);
+        QVERIFY(page.isRunning());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 900000);
+        QCOMPARE(runs->count(lbd::StudyRunState::Finished), 2);
+        QCOMPARE(page.summaryModel()->index(0, StudySummaryModel::Runs).data().toString(), QStringLiteral("2/2"));
+    }
+};
+
+QTEST_MAIN(TestStudies)
+#include "test_studies.moc"

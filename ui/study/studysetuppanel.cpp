@@ -1,0 +1,317 @@
+#include "ui/study/studysetuppanel.h"
+
+#include "core/study/studyfolder.h"
+#include "core/util/buildinfo.h"
+#include "ui/app/appsettings.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpressionValidator>
+#include <QSpinBox>
+
+namespace lbd::ui {
+namespace {
+
+QString seedsText(const std::vector<int64_t>& seeds)
+{
+    QStringList parts;
+    for (int64_t seed : seeds) {
+        parts << QString::number(seed);
+    }
+    return parts.join(QStringLiteral(","));
+}
+
+} // namespace
+
+StudySetupPanel::StudySetupPanel(QWidget* parent) : QWidget(parent)
+{
+    m_study = new QComboBox(this);
+    m_study->setObjectName(QStringLiteral("studyCombo"));
+    m_study->setToolTip(tr("The study to run: one of the paper's tables (its cells x seeds, each run an ordinary run "
+                           "folder), or a study.json you opened."));
+    m_study->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_study->setMinimumContentsLength(30);
+    m_info = new QLabel(this);
+    m_info->setObjectName(QStringLiteral("studyInfo"));
+    m_info->setWordWrap(true);
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_info->setToolTip(tr("Which table or figure of the paper the study reproduces, and the claim it tests."));
+    m_openFile = new QPushButton(tr("Open study.json…"), this);
+    m_openFile->setToolTip(tr("Add a study of your own (a study.json: a base config, factors and seeds) to the list."));
+    m_openFolder = new QPushButton(tr("Open study folder…"), this);
+    m_openFolder->setObjectName(QStringLiteral("openStudyFolderButton"));
+    m_openFolder->setToolTip(tr("Show a study that has run (or is half-run) in a folder: its runs, table and plots. "
+                                "Continue then trains what is missing."));
+    m_quick = new QCheckBox(tr("Quick scale"), this);
+    m_quick->setObjectName(QStringLiteral("studyQuick"));
+    m_quick->setToolTip(tr("Run the study's quick scale (a small preset and fewer seeds: minutes on a CPU) instead "
+                           "of the paper's full scale. The two go to different folders."));
+    m_seeds = new QLineEdit(this);
+    m_seeds->setObjectName(QStringLiteral("studySeeds"));
+    m_seeds->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9, ]*")), m_seeds));
+    m_seeds->setToolTip(tr("The seeds every cell is repeated with, e.g. 0,1,2 (empty: the study's own). Each seed "
+                           "sets data.seed and train.seed; the table's ± is the sample std over them."));
+    m_parallel = new QSpinBox(this);
+    m_parallel->setObjectName(QStringLiteral("studyParallel"));
+    m_parallel->setRange(1, 16);
+    m_parallel->setToolTip(tr("Runs trained at once, as threads of this program (small models leave a GPU mostly "
+                              "idle). On a CPU the cores are shared among them."));
+    m_device = new QComboBox(this);
+    m_device->setObjectName(QStringLiteral("studyDevice"));
+    m_device->setToolTip(tr("Where every run of the study trains: the CPU or one CUDA GPU."));
+    m_folder = new QLabel(this);
+    m_folder->setObjectName(QStringLiteral("studyFolderLabel"));
+    m_folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_folder->setToolTip(tr("The study folder: study.json, one run folder per cell and seed under runs/, and the "
+                            "tables under results/."));
+    m_chooseFolder = new QPushButton(tr("Folder…"), this);
+    m_chooseFolder->setToolTip(tr("Put the study somewhere else than <runs folder>/studies/<name>."));
+    m_start = new QPushButton(tr("Start"), this);
+    m_start->setObjectName(QStringLiteral("startStudyButton"));
+    m_start->setToolTip(tr("Run the study: every cell x seed; runs already finished in its folder are skipped."));
+    m_stop = new QPushButton(tr("Stop"), this);
+    m_stop->setObjectName(QStringLiteral("stopStudyButton"));
+    m_stop->setToolTip(tr("Stop every run within one batch (each keeps its last checkpoint) and start no new one."));
+    m_continue = new QPushButton(tr("Continue"), this);
+    m_continue->setObjectName(QStringLiteral("continueStudyButton"));
+    m_continue->setToolTip(tr("Run the shown study folder again with its own settings: finished runs are skipped, "
+                              "stopped ones resume from their checkpoint."));
+    buildLayout();
+    fillStudies();
+    fillDevices();
+
+    connect(m_study, &QComboBox::currentIndexChanged, this, &StudySetupPanel::updateInfo);
+    connect(m_quick, &QCheckBox::toggled, this, &StudySetupPanel::updateInfo);
+    connect(m_openFile, &QPushButton::clicked, this, &StudySetupPanel::chooseStudyFile);
+    connect(m_openFolder, &QPushButton::clicked, this, &StudySetupPanel::chooseStudyFolder);
+    connect(m_chooseFolder, &QPushButton::clicked, this, &StudySetupPanel::chooseTargetFolder);
+    connect(m_start, &QPushButton::clicked, this, &StudySetupPanel::startRequested);
+    connect(m_stop, &QPushButton::clicked, this, &StudySetupPanel::stopRequested);
+    connect(m_continue, &QPushButton::clicked, this, &StudySetupPanel::continueRequested);
+    setRunState(false, false, false);
+    updateInfo();
+}
+
+void StudySetupPanel::buildLayout()
+{
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    auto* studyRow = new QHBoxLayout;
+    studyRow->addWidget(m_study, 1);
+    studyRow->addWidget(m_openFile);
+    studyRow->addWidget(m_openFolder);
+    grid->addWidget(new QLabel(tr("Study"), this), 0, 0);
+    grid->addLayout(studyRow, 0, 1, 1, 3);
+    grid->addWidget(m_info, 1, 1, 1, 3);
+    auto* optionRow = new QHBoxLayout;
+    optionRow->addWidget(m_quick);
+    optionRow->addSpacing(12);
+    optionRow->addWidget(new QLabel(tr("Seeds"), this));
+    optionRow->addWidget(m_seeds, 1);
+    optionRow->addWidget(new QLabel(tr("Parallel runs"), this));
+    optionRow->addWidget(m_parallel);
+    optionRow->addWidget(new QLabel(tr("Device"), this));
+    optionRow->addWidget(m_device, 1);
+    grid->addWidget(new QLabel(tr("Scale"), this), 2, 0);
+    grid->addLayout(optionRow, 2, 1, 1, 3);
+    auto* folderRow = new QHBoxLayout;
+    folderRow->addWidget(m_folder, 1);
+    folderRow->addWidget(m_chooseFolder);
+    folderRow->addSpacing(12);
+    folderRow->addWidget(m_start);
+    folderRow->addWidget(m_stop);
+    folderRow->addWidget(m_continue);
+    grid->addWidget(new QLabel(tr("Folder"), this), 3, 0);
+    grid->addLayout(folderRow, 3, 1, 1, 3);
+    grid->setColumnStretch(1, 1);
+}
+
+void StudySetupPanel::fillStudies()
+{
+    for (const lbd::StudyInfo& info : lbd::listBuiltInStudies()) {
+        const QString title = QString::fromStdString(info.title);
+        m_study->addItem(QString::fromStdString(info.paperTable) + QStringLiteral(": ") + title,
+                         QString::fromStdString(info.name));
+        m_study->setItemData(m_study->count() - 1, title, Qt::ToolTipRole);
+    }
+}
+
+void StudySetupPanel::fillDevices()
+{
+    m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
+    for (const std::string& description : lbd::buildInfo().cudaDevices) {
+        // "cuda:0 NVIDIA H100 80GB HBM3": the first word is the device name the engine parses.
+        const QString text = QString::fromStdString(description);
+        m_device->addItem(text, text.section(QLatin1Char(' '), 0, 0));
+    }
+    if (m_device->count() > 1) {
+        m_device->setCurrentIndex(1);
+    }
+}
+
+bool StudySetupPanel::addStudyFile(const QString& path, QString* error)
+{
+    try {
+        const lbd::StudySpec spec = lbd::findStudySpec(path.toStdString());
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        int index = m_study->findData(absolute);
+        if (index < 0) {
+            m_study->addItem(tr("%1 (%2)").arg(QString::fromStdString(spec.title.empty() ? spec.name : spec.title),
+                                              QFileInfo(path).fileName()),
+                             absolute);
+            index = m_study->count() - 1;
+            m_study->setItemData(index, QDir::toNativeSeparators(absolute), Qt::ToolTipRole);
+        }
+        m_study->setCurrentIndex(index);
+        return true;
+    } catch (const std::exception& e) {
+        *error = tr("Could not read the study %1: %2").arg(path, QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+bool StudySetupPanel::selectStudy(const QString& nameOrPath)
+{
+    const int index = m_study->findData(nameOrPath);
+    if (index >= 0) {
+        m_study->setCurrentIndex(index);
+    }
+    return index >= 0;
+}
+
+void StudySetupPanel::setQuick(bool quick) { m_quick->setChecked(quick); }
+void StudySetupPanel::setSeedsText(const QString& text) { m_seeds->setText(text); }
+void StudySetupPanel::setParallel(int runs) { m_parallel->setValue(runs); }
+
+void StudySetupPanel::setFolderOverride(const QString& folder)
+{
+    m_folderOverride = folder.isEmpty() ? QString() : QDir::cleanPath(folder);
+    updateInfo();
+}
+
+std::optional<std::vector<int64_t>> StudySetupPanel::parseSeeds(const QString& text)
+{
+    std::vector<int64_t> seeds;
+    if (text.trimmed().isEmpty()) {
+        return seeds;
+    }
+    for (const QString& part : text.split(QLatin1Char(','))) {
+        bool ok = false;
+        const qint64 seed = part.trimmed().toLongLong(&ok);
+        if (!ok || seed < 0) {
+            return std::nullopt;
+        }
+        seeds.push_back(seed);
+    }
+    return seeds;
+}
+
+std::optional<lbd::ResolvedStudy> StudySetupPanel::resolve(QString* error) const
+{
+    if (m_study->currentIndex() < 0) {
+        *error = tr("Choose a study.");
+        return std::nullopt;
+    }
+    const auto seeds = parseSeeds(m_seeds->text());
+    if (!seeds) {
+        *error = tr("Seeds must be whole numbers separated by commas, e.g. 0,1,2 (\"%1\").").arg(m_seeds->text());
+        return std::nullopt;
+    }
+    try {
+        lbd::StudyOptions options;
+        options.quick = m_quick->isChecked();
+        options.seeds = *seeds;
+        return lbd::resolveStudy(lbd::findStudySpec(m_study->currentData().toString().toStdString()), options);
+    } catch (const std::exception& e) {
+        *error = QString::fromUtf8(e.what());
+        return std::nullopt;
+    }
+}
+
+QString StudySetupPanel::folderFor(const lbd::ResolvedStudy& study) const
+{
+    if (!m_folderOverride.isEmpty()) {
+        return m_folderOverride;
+    }
+    return QDir::cleanPath(QString::fromStdString(lbd::defaultStudyDirectory(AppSettings::runsFolder().toStdString(), study)));
+}
+
+lbd::StudyRunnerOptions StudySetupPanel::runnerOptions() const
+{
+    lbd::StudyRunnerOptions options;
+    options.parallel = m_parallel->value();
+    options.devices = {m_device->currentData().toString().toStdString()};
+    return options;
+}
+
+void StudySetupPanel::setRunState(bool running, bool stopping, bool canContinue)
+{
+    for (QWidget* widget : std::initializer_list<QWidget*>{m_study, m_openFile, m_openFolder, m_quick, m_seeds,
+                                                           m_parallel, m_device, m_chooseFolder}) {
+        widget->setEnabled(!running);
+    }
+    m_start->setEnabled(!running);
+    m_stop->setEnabled(running && !stopping);
+    m_stop->setText(stopping ? tr("Stopping…") : tr("Stop"));
+    m_continue->setEnabled(!running && canContinue);
+}
+
+void StudySetupPanel::showFolder(const QString& folder)
+{
+    m_folder->setText(QDir::toNativeSeparators(folder));
+}
+
+void StudySetupPanel::updateInfo()
+{
+    QString error;
+    const std::optional<lbd::ResolvedStudy> study = resolve(&error);
+    if (!study) {
+        m_info->setText(error);
+        return;
+    }
+    const lbd::StudySpec& spec = study->spec;
+    m_info->setText(tr("<b>%1</b> — %2<br>%n cell(s) x %3 seed(s) = %4 runs.", nullptr, static_cast<int>(study->cells.size()))
+                        .arg(QString::fromStdString(spec.paperTable).toHtmlEscaped(),
+                             QString::fromStdString(spec.claim).toHtmlEscaped())
+                        .arg(study->seeds.size())
+                        .arg(study->runs.size()));
+    m_seeds->setPlaceholderText(seedsText(study->seeds));
+    showFolder(folderFor(*study));
+}
+
+void StudySetupPanel::chooseStudyFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a study"), AppSettings::runsFolder(),
+                                                      tr("Study (*.json)"));
+    QString error;
+    if (!path.isEmpty() && !addStudyFile(path, &error)) {
+        emit message(error, true);
+    }
+}
+
+void StudySetupPanel::chooseStudyFolder()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open a study folder"),
+                                                             QDir(AppSettings::runsFolder()).filePath(QStringLiteral("studies")));
+    if (!folder.isEmpty()) {
+        emit openFolderRequested(folder);
+    }
+}
+
+void StudySetupPanel::chooseTargetFolder()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Folder for the study"), AppSettings::runsFolder());
+    if (!folder.isEmpty()) {
+        setFolderOverride(folder);
+    }
+}
+
+} // namespace lbd::ui
