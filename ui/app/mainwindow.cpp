@@ -22,6 +22,7 @@
 #include "ui/pages/runview.h"
 #include "ui/utility/utilityeditorpage.h"
 #include "ui/widgets/progresspanel.h"
+#include "ui/widgets/plotexport.h"
 #include "ui/widgets/throttledplot.h"
 
 #include <QAction>
@@ -218,7 +219,7 @@ void MainWindow::buildActions()
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
-    file->addAction(tr("&Export plots as PNG..."), this, &MainWindow::exportPlots);
+    file->addAction(tr("&Export every plot (PNG, PDF)..."), this, &MainWindow::exportPlots);
     file->addAction(tr("Runs &folder..."), this, &MainWindow::chooseRunsFolder);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -519,15 +520,17 @@ void MainWindow::showAbout()
 
 void MainWindow::exportPlots()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export every plot as PNG into"));
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export every plot (PNG at 2x, PDF) into"));
     if (dir.isEmpty()) {
         return;
     }
     int written = 0;
     for (ThrottledPlot* plot : findChildren<ThrottledPlot*>()) {
-        written += plot->exportPng(QDir(dir).filePath(plot->objectName() + QStringLiteral(".png"))) ? 1 : 0;
+        for (const QString& suffix : plotExportSuffixes()) {
+            written += exportPlot(plot, QDir(dir).filePath(plot->objectName() + QLatin1Char('.') + suffix)) ? 1 : 0;
+        }
     }
-    statusBar()->showMessage(tr("%1 plots written to %2").arg(written).arg(dir), 8000);
+    statusBar()->showMessage(tr("%1 files written to %2").arg(written).arg(dir), 8000);
 }
 
 void MainWindow::chooseRunsFolder()
