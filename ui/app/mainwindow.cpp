@@ -13,6 +13,7 @@
 #include "ui/app/appsettings.h"
 #include "ui/pages/calibrationpage.h"
 #include "ui/pages/classifypage.h"
+#include "ui/pages/confusionpage.h"
 #include "ui/pages/decisionlabpage.h"
 #include "ui/pages/gallerypage.h"
 #include "ui/pages/runspage.h"
@@ -84,6 +85,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_calibrationPage = new CalibrationPage(this);
     addPage(m_trainingPage, tr("Training"));
     addPage(m_tailRiskPage, tr("Tail risk"));
+    m_confusionPage = new ConfusionPage(this);
+    addPage(m_confusionPage, tr("Confusion"));
     addPage(m_calibrationPage, tr("Calibration"));
     // Utility editor (edits the shared matrix) and Classify (drop images on the current run).
     m_utilityEditorPage = new UtilityEditorPage(m_utility, this);
@@ -102,6 +105,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addPage(m_galleryPage, tr("Gallery"));
     connect(this, &MainWindow::runShown, m_decisionLabPage, &DecisionLabPage::showRun);
     connect(this, &MainWindow::runShown, m_galleryPage, &GalleryPage::showRun);
+    // A confusion cell opens the Gallery on its images. The Gallery reads the cached test
+    // probabilities, which a run writes when it finishes: a live run's cell has no images yet.
+    connect(m_confusionPage, &ConfusionPage::cellActivated, this, [this](qint64 trueClass, qint64 decidedClass) {
+        if (m_controller.isActive()) {
+            statusBar()->showMessage(tr("The Gallery shows a cell's images once the run has finished (its test "
+                                        "probabilities are written at the end)."),
+                                     8000);
+            return;
+        }
+        m_galleryPage->showConfusionCell(trueClass, decidedClass);
+        m_pages->setCurrentWidget(m_galleryPage);
+    });
     // Runs: every run folder; opening one shows it on every page.
     m_runsPage = new RunsPage(this);
     addPage(m_runsPage, tr("Runs"));
