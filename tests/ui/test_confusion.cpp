@@ -65,6 +65,11 @@ private slots:
                 QVERIFY(std::abs(chart->cellValue(t, d) - 100.0 * double(m_report.confusion[size_t(t)][size_t(d)]) / row) < 1e-9);
             }
         }
+        // Viridis, not the colour scale's default gradient: dark purple at 0, yellow at the top.
+        QCPColorGradient gradient = chart->colourMap()->gradient(); // color() caches: not const
+        QCOMPARE(QColor(gradient.color(100, QCPRange(0, 100))), QColor(0xfd, 0xe7, 0x25));
+        QCOMPARE(QColor(gradient.color(0, QCPRange(0, 100))), QColor(0x44, 0x01, 0x54));
+        QCOMPARE(chart->colourScale()->gradient().color(100, QCPRange(0, 100)), gradient.color(100, QCPRange(0, 100)));
         page->logColourBox()->setChecked(true);
         QCOMPARE(chart->colourMap()->dataScaleType(), QCPAxis::stLogarithmic);
         QVERIFY(chart->colourScale()->axis()->label().contains(QStringLiteral("log")));

@@ -69,7 +69,6 @@ ConfusionChart::ConfusionChart(ThrottledPlot* plot) : QObject(plot), m_plot(plot
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
-    m_map->setGradient(viridis());
 
     m_scale = new QCPColorScale(m_plot);
     m_scale->setType(QCPAxis::atRight);
@@ -88,6 +87,7 @@ ConfusionChart::ConfusionChart(ThrottledPlot* plot) : QObject(plot), m_plot(plot
     m_plot->axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
     m_scale->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
     m_map->setColorScale(m_scale);
+    m_map->setGradient(viridis()); // after setColorScale, which hands the map the scale's own gradient
 
     connect(m_plot, &QCustomPlot::mousePress, this, &ConfusionChart::onPress);
     connect(m_plot, &QCustomPlot::mouseRelease, this, &ConfusionChart::onRelease);
