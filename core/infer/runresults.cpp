@@ -137,6 +137,13 @@ std::vector<double> decisionConfidences(const RunResults& results, const Utility
     return toVector<double>(decide(probabilityTensor(results), utility, rule).confidence);
 }
 
+std::vector<int64_t> decidedClasses(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule)
+{
+    checkLoaded(results);
+    torch::NoGradGuard noGrad;
+    return toVector<int64_t>(decide(probabilityTensor(results), utility, rule).undeferred);
+}
+
 std::vector<ImageUncertainty> imageUncertainties(const RunResults& results)
 {
     checkLoaded(results);

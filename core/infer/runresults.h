@@ -64,6 +64,10 @@ EvaluationReport evaluateRunResults(const RunResults& results);
 // competes with.
 std::vector<double> decisionConfidences(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule);
 
+// The rule's decision for every image had there been no defer option: the "decided" of the
+// report's confusion[true][decided], so a view can list exactly the images of one cell.
+std::vector<int64_t> decidedClasses(const RunResults& results, const UtilityMatrix& utility, DecisionRule rule);
+
 // The uncertainty of every test image (total, aleatoric, mutual information, vote disagreement,
 // each particle's top-1), in the cached order.
 std::vector<ImageUncertainty> imageUncertainties(const RunResults& results);

@@ -13,6 +13,7 @@
 #include "ui/app/appsettings.h"
 #include "ui/pages/calibrationpage.h"
 #include "ui/pages/classifypage.h"
+#include "ui/pages/confusionpage.h"
 #include "ui/pages/decisionlabpage.h"
 #include "ui/pages/gallerypage.h"
 #include "ui/pages/runspage.h"
@@ -23,6 +24,7 @@
 #include "ui/pages/runview.h"
 #include "ui/utility/utilityeditorpage.h"
 #include "ui/widgets/progresspanel.h"
+#include "ui/widgets/plotexport.h"
 #include "ui/widgets/throttledplot.h"
 
 #include <QAction>
@@ -84,6 +86,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_calibrationPage = new CalibrationPage(this);
     addPage(m_trainingPage, tr("Training"));
     addPage(m_tailRiskPage, tr("Tail risk"));
+    m_confusionPage = new ConfusionPage(this);
+    addPage(m_confusionPage, tr("Confusion"));
     addPage(m_calibrationPage, tr("Calibration"));
     // Utility editor (edits the shared matrix) and Classify (drop images on the current run).
     m_utilityEditorPage = new UtilityEditorPage(m_utility, this);
@@ -102,6 +106,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     addPage(m_galleryPage, tr("Gallery"));
     connect(this, &MainWindow::runShown, m_decisionLabPage, &DecisionLabPage::showRun);
     connect(this, &MainWindow::runShown, m_galleryPage, &GalleryPage::showRun);
+    // A confusion cell opens the Gallery on its images. The Gallery reads the cached test
+    // probabilities, which a run writes when it finishes: a live run's cell has no images yet.
+    connect(m_confusionPage, &ConfusionPage::cellActivated, this, [this](qint64 trueClass, qint64 decidedClass) {
+        if (m_controller.isActive()) {
+            statusBar()->showMessage(tr("The Gallery shows a cell's images once the run has finished (its test "
+                                        "probabilities are written at the end)."),
+                                     8000);
+            return;
+        }
+        m_galleryPage->showConfusionCell(trueClass, decidedClass);
+        m_pages->setCurrentWidget(m_galleryPage);
+    });
     // Runs: every run folder; opening one shows it on every page.
     m_runsPage = new RunsPage(this);
     addPage(m_runsPage, tr("Runs"));
@@ -231,7 +247,7 @@ void MainWindow::buildActions()
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
-    file->addAction(tr("&Export plots as PNG..."), this, &MainWindow::exportPlots);
+    file->addAction(tr("&Export every plot (PNG, PDF)..."), this, &MainWindow::exportPlots);
     file->addAction(tr("Runs &folder..."), this, &MainWindow::chooseRunsFolder);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
@@ -532,15 +548,17 @@ void MainWindow::showAbout()
 
 void MainWindow::exportPlots()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export every plot as PNG into"));
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export every plot (PNG at 2x, PDF) into"));
     if (dir.isEmpty()) {
         return;
     }
     int written = 0;
     for (ThrottledPlot* plot : findChildren<ThrottledPlot*>()) {
-        written += plot->exportPng(QDir(dir).filePath(plot->objectName() + QStringLiteral(".png"))) ? 1 : 0;
+        for (const QString& suffix : plotExportSuffixes()) {
+            written += exportPlot(plot, QDir(dir).filePath(plot->objectName() + QLatin1Char('.') + suffix)) ? 1 : 0;
+        }
     }
-    statusBar()->showMessage(tr("%1 plots written to %2").arg(written).arg(dir), 8000);
+    statusBar()->showMessage(tr("%1 files written to %2").arg(written).arg(dir), 8000);
 }
 
 void MainWindow::chooseRunsFolder()

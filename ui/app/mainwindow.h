@@ -21,6 +21,7 @@ namespace lbd::ui {
 
 class CalibrationPage;
 class ClassifyPage;
+class ConfusionPage;
 class DecisionLabPage;
 class ExperimentPanel;
 class GalleryPage;
@@ -68,6 +69,7 @@ public:
     ExperimentPanel* experimentPanel() const { return m_panel; }
     TrainingPage* trainingPage() const { return m_trainingPage; }
     TailRiskPage* tailRiskPage() const { return m_tailRiskPage; }
+    ConfusionPage* confusionPage() const { return m_confusionPage; }
     CalibrationPage* calibrationPage() const { return m_calibrationPage; }
     UtilityEditorPage* utilityEditorPage() const { return m_utilityEditorPage; }
     ClassifyPage* classifyPage() const { return m_classifyPage; }
@@ -115,6 +117,7 @@ private:
     QTabWidget* m_pages = nullptr;
     TrainingPage* m_trainingPage = nullptr;
     TailRiskPage* m_tailRiskPage = nullptr;
+    ConfusionPage* m_confusionPage = nullptr;
     CalibrationPage* m_calibrationPage = nullptr;
     UtilityEditorPage* m_utilityEditorPage = nullptr;
     ClassifyPage* m_classifyPage = nullptr;

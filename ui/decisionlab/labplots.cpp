@@ -11,7 +11,7 @@ namespace lbd::ui {
 namespace {
 
 const QColor kBaselineColor(110, 110, 110);
-const QColor kLabColor(0xc0, 0x39, 0x2b);
+const QColor kLabColor(0xd5, 0x5e, 0x00);
 
 QVector<double> percentOf(const std::vector<double>& rates)
 {

@@ -3,10 +3,32 @@
 #include <QObject>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <numeric>
 
 namespace lbd::ui {
+namespace {
+
+// The floor of the report's NLL (core/eval/metrics), so a tile's loss and the report's mean agree.
+constexpr double kProbabilityFloor = 1e-12;
+
+std::vector<double> trueClassLosses(const lbd::RunResults& r)
+{
+    std::vector<double> loss(size_t(r.images), 0.0);
+    for (int64_t n = 0; n < r.images; ++n) {
+        const int64_t label = r.labels[size_t(n)];
+        double mean = 0.0;
+        for (int64_t j = 0; j < r.particles; ++j) {
+            mean += r.distribution(j, n)[label];
+        }
+        mean /= double(std::max<int64_t>(1, r.particles));
+        loss[size_t(n)] = -std::log(std::max(mean, kProbabilityFloor));
+    }
+    return loss;
+}
+
+} // namespace
 
 std::shared_ptr<const GalleryData> loadGallery(const std::string& directory)
 {
@@ -25,6 +47,11 @@ std::shared_ptr<const GalleryData> loadGallery(const std::string& directory)
     std::stable_sort(data->byVotes.begin(), data->byVotes.end(), [&u](int64_t a, int64_t b) {
         return u[size_t(a)].voteDisagreement > u[size_t(b)].voteDisagreement;
     });
+    data->decided = lbd::decidedClasses(*results, results->decisions.decisionUtility, results->decisions.rule);
+    data->loss = trueClassLosses(*results);
+    data->byLoss = order;
+    std::stable_sort(data->byLoss.begin(), data->byLoss.end(),
+                     [&data](int64_t a, int64_t b) { return data->loss[size_t(a)] > data->loss[size_t(b)]; });
     data->classRegion = lbd::classRegions(results->trainCounts, lbd::RegionScheme::ThirdsByIndex);
     try {
         data->images = std::make_shared<const lbd::TestImages>(lbd::loadTestImages(*results));
@@ -44,11 +71,35 @@ QImage galleryImage(const lbd::TestImages& images, int64_t n)
     return view.copy(); // own the pixels
 }
 
-QString galleryValueText(GallerySortKey key, const lbd::ImageUncertainty& u)
+double galleryValue(GallerySortKey key, const GalleryData& data, int64_t image)
 {
-    return key == GallerySortKey::MutualInformation
-               ? QObject::tr("MI %1 nats").arg(u.epistemic, 0, 'f', 3)
-               : QObject::tr("votes %1% apart").arg(100.0 * u.voteDisagreement, 0, 'f', 0);
+    switch (key) {
+    case GallerySortKey::MutualInformation: return data.uncertainty[size_t(image)].epistemic;
+    case GallerySortKey::VoteDisagreement: return data.uncertainty[size_t(image)].voteDisagreement;
+    case GallerySortKey::TopLoss: return data.loss[size_t(image)];
+    }
+    return 0.0;
+}
+
+QString galleryValueText(GallerySortKey key, const GalleryData& data, int64_t image)
+{
+    const double value = galleryValue(key, data, image);
+    switch (key) {
+    case GallerySortKey::MutualInformation: return QObject::tr("MI %1 nats").arg(value, 0, 'f', 3);
+    case GallerySortKey::VoteDisagreement: return QObject::tr("votes %1% apart").arg(100.0 * value, 0, 'f', 0);
+    case GallerySortKey::TopLoss: return QObject::tr("loss %1 nats").arg(value, 0, 'f', 2);
+    }
+    return {};
+}
+
+const std::vector<int64_t>& galleryOrder(GallerySortKey key, const GalleryData& data)
+{
+    switch (key) {
+    case GallerySortKey::VoteDisagreement: return data.byVotes;
+    case GallerySortKey::TopLoss: return data.byLoss;
+    case GallerySortKey::MutualInformation: break;
+    }
+    return data.byInformation;
 }
 
 

@@ -1,7 +1,8 @@
 #pragma once
 // Everything the Disagreement gallery shows about one run, computed once off the GUI thread
 // (loadGallery) and then only read: the cached test probabilities, every image's uncertainty,
-// both sort orders, the class regions and the test images.
+// its decision under the run's own rule, its loss, the three sort orders, the class regions and
+// the test images.
 #include <QImage>
 #include <QString>
 
@@ -15,7 +16,7 @@
 
 namespace lbd::ui {
 
-enum class GallerySortKey { MutualInformation = 0, VoteDisagreement = 1 };
+enum class GallerySortKey { MutualInformation = 0, VoteDisagreement = 1, TopLoss = 2 };
 
 // Tiles are added to the view this many at a time as it scrolls.
 inline constexpr int kGalleryTilesPerFetch = 200;
@@ -26,6 +27,11 @@ struct GalleryData {
     std::vector<lbd::ImageUncertainty> uncertainty; // per test image
     std::vector<int64_t> byInformation;             // image indices, mutual information decreasing
     std::vector<int64_t> byVotes;                   // vote disagreement decreasing (ties: MI decreasing)
+    std::vector<int64_t> byLoss;                    // loss decreasing
+    // Under the run's own decision matrix and rule, undeferred: the "decided" of the report's
+    // confusion matrix, so a confusion cell lists exactly its images.
+    std::vector<int64_t> decided;
+    std::vector<double> loss;                       // -log max(pbar[true class], 1e-12), nats
     std::vector<lbd::Region> classRegion;           // thirds by class index
     std::shared_ptr<const lbd::TestImages> images;  // null when the data set could not be read
     QString imageError;
@@ -44,7 +50,10 @@ std::shared_ptr<const GalleryData> loadGallery(const std::string& directory);
 // Test image n as a QImage that owns its pixels.
 QImage galleryImage(const lbd::TestImages& images, int64_t n);
 
-// The sort key's value of one image, as a tile shows it.
-QString galleryValueText(GallerySortKey key, const lbd::ImageUncertainty& u);
+// The sort key's value of one image (nats, or a share for vote disagreement) and as a tile shows it.
+double galleryValue(GallerySortKey key, const GalleryData& data, int64_t image);
+QString galleryValueText(GallerySortKey key, const GalleryData& data, int64_t image);
+// The images of `key`'s order, largest value first.
+const std::vector<int64_t>& galleryOrder(GallerySortKey key, const GalleryData& data);
 
 } // namespace lbd::ui

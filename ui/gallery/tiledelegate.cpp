@@ -83,7 +83,7 @@ void TileDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
 
     painter->setPen(option.palette.text().color());
     painter->drawText(QRect(tile.left() + 5, y, tile.width() - 10, line), Qt::AlignLeft | Qt::AlignVCenter,
-                      QObject::tr("#%1  %2").arg(n).arg(galleryValueText(model->key(), u)));
+                      QObject::tr("#%1  %2").arg(n).arg(galleryValueText(model->key(), *data, n)));
     painter->restore();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Paints one gallery tile: the image scaled up without smoothing, the true class with its region
-// colour, one chip per particle with its top-1 class (green when right, red when wrong), and the
+// colour, one chip per particle with its top-1 class (bluish green when right, vermillion when wrong: Okabe-Ito, told apart by colour-blind eyes too), and the
 // value the tiles are sorted by. Reads everything from the GalleryModel it paints.
 #include <QColor>
 #include <QStyledItemDelegate>
@@ -14,8 +14,8 @@ public:
     static constexpr int kTileHeight = 168;
 
     // A particle's top-1 class when right / wrong (the gallery's detail text uses the same).
-    static QColor correctColor() { return {0x2e, 0x7d, 0x32}; }
-    static QColor wrongColor() { return {0xc6, 0x28, 0x28}; }
+    static QColor correctColor() { return {0x00, 0x9e, 0x73}; } // Okabe-Ito bluish green
+    static QColor wrongColor() { return {0xd5, 0x5e, 0x00}; }   // Okabe-Ito vermillion
 
     using QStyledItemDelegate::QStyledItemDelegate;
 

@@ -158,8 +158,8 @@ void CalibrationPage::refresh()
         auto* gap = new QCPItemRect(p);
         gap->topLeft->setCoords(bin.lower + 0.1 * width, std::max(bin.accuracy, bin.meanConfidence));
         gap->bottomRight->setCoords(bin.upper - 0.1 * width, std::min(bin.accuracy, bin.meanConfidence));
-        gap->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 1));
-        gap->setBrush(QBrush(QColor(0xc0, 0x39, 0x2b, 150), Qt::BDiagPattern));
+        gap->setPen(QPen(QColor(0xd5, 0x5e, 0x00), 1));
+        gap->setBrush(QBrush(QColor(0xd5, 0x5e, 0x00, 150), Qt::BDiagPattern));
         m_gapItems.push_back(gap);
         gapInLegend = true;
     }
@@ -169,7 +169,7 @@ void CalibrationPage::refresh()
         // Items have no legend entry: a stand-in graph with the gap's look names it.
         QCPGraph* legendGap = p->addGraph();
         legendGap->setName(tr("gap |confidence - accuracy|"));
-        legendGap->setPen(QPen(QColor(0xc0, 0x39, 0x2b), 6));
+        legendGap->setPen(QPen(QColor(0xd5, 0x5e, 0x00), 6));
     }
 
     const QString groupName = m_group->currentText().toLower();

@@ -3,6 +3,7 @@
 #include "core/data/regions.h"
 #include "core/infer/runresults.h"
 #include "ui/gallery/gallerydata.h"
+#include "ui/gallery/galleryfilter.h"
 #include "ui/gallery/gallerymodel.h"
 #include "ui/gallery/tiledelegate.h"
 #include "ui/style/regioncolors.h"
@@ -40,9 +41,11 @@ GalleryPage::GalleryPage(QWidget* parent) : QWidget(parent)
     m_sort->setObjectName(QStringLiteral("gallerySort"));
     m_sort->addItem(tr("mutual information (epistemic)"), int(SortKey::MutualInformation));
     m_sort->addItem(tr("vote disagreement (choice)"), int(SortKey::VoteDisagreement));
+    m_sort->addItem(tr("top loss"), int(SortKey::TopLoss));
     m_sort->setToolTip(tr("Order of the tiles, largest first.\nMutual information = H(pbar) - (1/M) sum_j H(p_j): how "
                           "much the particles' distributions differ (epistemic uncertainty, nats).\nVote disagreement = "
-                          "1 - (largest number of particles agreeing on the top-1 class) / M."));
+                          "1 - (largest number of particles agreeing on the top-1 class) / M.\nTop loss = -log pbar(true "
+                          "class): the images the ensemble got most confidently wrong first (nats)."));
     connect(m_sort, &QComboBox::currentIndexChanged, this, [this] { applyFilters(); });
 
     m_classFilter = new QComboBox(this);
@@ -64,6 +67,16 @@ GalleryPage::GalleryPage(QWidget* parent) : QWidget(parent)
     }
     connect(m_regionFilter, &QComboBox::currentIndexChanged, this, [this] { applyFilters(); });
 
+    m_show = new QComboBox(this);
+    m_show->setObjectName(QStringLiteral("galleryShowFilter"));
+    m_show->setToolTip(tr("Which images, by the run's own decision (its decision matrix and rule, as in the report and "
+                          "the Confusion page):\nwrong only = decided class differs from the true class;\ntail decided "
+                          "as head = a tail-third image decided as a head-third class (what the False Head Rate counts)."));
+    m_show->addItem(tr("every image"), int(GalleryShow::Every));
+    m_show->addItem(tr("wrong only"), int(GalleryShow::WrongOnly));
+    m_show->addItem(tr("tail decided as head"), int(GalleryShow::TailAsHead));
+    connect(m_show, &QComboBox::currentIndexChanged, this, [this] { applyFilters(); });
+
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Sort by:"), this));
     controls->addWidget(m_sort);
@@ -72,6 +85,8 @@ GalleryPage::GalleryPage(QWidget* parent) : QWidget(parent)
     controls->addWidget(m_classFilter);
     controls->addWidget(new QLabel(tr("Region:"), this));
     controls->addWidget(m_regionFilter);
+    controls->addWidget(new QLabel(tr("Show:"), this));
+    controls->addWidget(m_show);
     controls->addStretch(1);
 
     m_runLabel = new QLabel(this);
@@ -184,6 +199,7 @@ void GalleryPage::onLoadFailed(const QString& error)
 {
     m_runLabel->setText(tr("Run: %1").arg(QDir::toNativeSeparators(m_directory)));
     m_data.reset();
+    m_pendingCell = {-1, -1};
     m_model->reset(nullptr, {}, sortKey());
     m_stack->setCurrentIndex(0);
     clearDetail();
@@ -215,7 +231,14 @@ void GalleryPage::onLoaded(std::shared_ptr<const GalleryData> data)
                             .arg(data->results->particles));
     m_stack->setCurrentIndex(1);
     clearDetail();
-    applyFilters();
+    if (m_pendingCell.first >= 0) {
+        const auto cell = m_pendingCell;
+        m_pendingCell = {-1, -1};
+        showConfusionCell(cell.first, cell.second); // asked for before the run finished loading
+    } else {
+        setCellItem(-1, -1); // a cell of the previous run means nothing here
+        applyFilters();
+    }
     emit loaded();
 }
 
@@ -227,25 +250,61 @@ void GalleryPage::setClassFilter(int classIndex) { m_classFilter->setCurrentInde
 
 void GalleryPage::setRegionFilter(int region) { m_regionFilter->setCurrentIndex(std::max(0, m_regionFilter->findData(region))); }
 
+void GalleryPage::setShowFilter(GalleryShow show)
+{
+    m_show->setCurrentIndex(std::max(0, m_show->findData(int(show))));
+}
+
+GalleryShow GalleryPage::showFilter() const { return static_cast<GalleryShow>(m_show->currentData().toInt()); }
+
+void GalleryPage::setCellItem(int64_t trueClass, int64_t decidedClass)
+{
+    const QSignalBlocker block(m_show);
+    const int existing = m_show->findData(int(GalleryShow::Cell));
+    if (existing >= 0) {
+        m_show->removeItem(existing);
+    }
+    m_cell = {trueClass, decidedClass};
+    if (trueClass >= 0 && m_data) {
+        m_show->addItem(tr("true %1 decided as %2").arg(m_data->className(trueClass), m_data->className(decidedClass)),
+                        int(GalleryShow::Cell));
+    }
+}
+
+void GalleryPage::showConfusionCell(int64_t trueClass, int64_t decidedClass)
+{
+    if (!m_data || m_load.isRunning()) {
+        m_pendingCell = {trueClass, decidedClass}; // applied once the run has loaded
+        return;
+    }
+    if (trueClass < 0 || decidedClass < 0 || trueClass >= m_data->results->classes || decidedClass >= m_data->results->classes) {
+        return;
+    }
+    {
+        const QSignalBlocker blockClass(m_classFilter);
+        const QSignalBlocker blockRegion(m_regionFilter);
+        m_classFilter->setCurrentIndex(0); // the cell alone says which images: no other filter hides some
+        m_regionFilter->setCurrentIndex(0);
+    }
+    setCellItem(trueClass, decidedClass);
+    const QSignalBlocker block(m_show);
+    m_show->setCurrentIndex(m_show->findData(int(GalleryShow::Cell)));
+    applyFilters();
+}
+
 void GalleryPage::applyFilters()
 {
     if (!m_data) {
         return;
     }
     const SortKey key = sortKey();
-    const int classIndex = m_classFilter->currentData().toInt();
-    const int region = m_regionFilter->currentData().toInt();
-    const std::vector<int64_t>& sorted = key == SortKey::MutualInformation ? m_data->byInformation : m_data->byVotes;
-    std::vector<int64_t> order;
-    order.reserve(sorted.size());
-    for (int64_t n : sorted) {
-        const int64_t label = m_data->results->labels[size_t(n)];
-        if ((classIndex < 0 || label == classIndex)
-            && (region < 0 || static_cast<int>(m_data->classRegion[size_t(label)]) == region)) {
-            order.push_back(n);
-        }
-    }
-    m_model->reset(m_data, std::move(order), key);
+    GalleryFilter filter;
+    filter.classIndex = m_classFilter->currentData().toInt();
+    filter.region = m_regionFilter->currentData().toInt();
+    filter.show = showFilter();
+    filter.cellTrue = m_cell.first;
+    filter.cellDecided = m_cell.second;
+    m_model->reset(m_data, filterGallery(*m_data, galleryOrder(key, *m_data), filter), key);
     m_view->scrollToTop();
     updateStatus();
     // Keep the detail when its image is still shown; otherwise it would describe a hidden tile.
@@ -292,8 +351,12 @@ double GalleryPage::value(int64_t image) const
     if (!m_data || image < 0 || image >= int64_t(m_data->uncertainty.size())) {
         return 0.0;
     }
-    const lbd::ImageUncertainty& u = m_data->uncertainty[size_t(image)];
-    return sortKey() == SortKey::MutualInformation ? u.epistemic : u.voteDisagreement;
+    return galleryValue(sortKey(), *m_data, image);
+}
+
+int64_t GalleryPage::decidedClass(int64_t image) const
+{
+    return m_data && image >= 0 && image < m_data->results->images ? m_data->decided[size_t(image)] : -1;
 }
 
 int64_t GalleryPage::trueClass(int64_t image) const
@@ -435,7 +498,8 @@ void GalleryPage::selectImage(int64_t image)
                     .arg(u.particleTop1Probability[j], 0, 'f', 3);
     }
     m_detailText->setText(tr("<b>Test image %1</b>, true class <b>%2</b> (%3)<br>mutual information (epistemic): %4 nats"
-                             "<br>vote disagreement: %5%<br>total entropy H(pbar): %6 nats, aleatoric: %7 nats%8")
+                             "<br>vote disagreement: %5%<br>total entropy H(pbar): %6 nats, aleatoric: %7 nats"
+                             "<br>decided (the run's rule): <b>%9</b>, loss -log pbar(true): %10 nats%8")
                               .arg(image)
                               .arg(m_data->className(label).toHtmlEscaped())
                               .arg(QString::fromStdString(lbd::regionName(m_data->classRegion[size_t(label)], lbd::RegionScheme::ThirdsByIndex)))
@@ -443,7 +507,9 @@ void GalleryPage::selectImage(int64_t image)
                               .arg(100.0 * u.voteDisagreement, 0, 'f', 0)
                               .arg(u.total, 0, 'f', 4)
                               .arg(u.aleatoric, 0, 'f', 4)
-                              .arg(tops));
+                              .arg(tops)
+                              .arg(m_data->className(m_data->decided[size_t(image)]).toHtmlEscaped())
+                              .arg(m_data->loss[size_t(image)], 0, 'f', 3));
     emit imageSelected(image);
 }
 

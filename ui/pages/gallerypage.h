@@ -3,7 +3,8 @@
 // disagree (mutual information = epistemic uncertainty, or vote disagreement = share of
 // particles outside the largest top-1 group), decreasing. Each tile shows the image, the true
 // class, every particle's top-1 (green = correct, red = wrong) and the value; filters by class
-// and region; clicking a tile plots each particle's distribution. Loading, the uncertainty of
+// and region, "wrong only", "tail decided as head" or one confusion cell (the Confusion page opens
+// the gallery on a cell); a top-loss order; clicking a tile plots each particle's distribution. Loading, the uncertainty of
 // every image and both sort orders are computed once off the GUI thread; the tile view fetches
 // 200 tiles at a time and paints only what is visible, so 10,000 images stay fast.
 #include <QWidget>
@@ -14,6 +15,9 @@
 
 #include "ui/background/latestrequest.h"
 #include "ui/gallery/gallerydata.h"
+#include "ui/gallery/galleryfilter.h"
+
+#include <utility>
 
 class QComboBox;
 class QLabel;
@@ -45,6 +49,12 @@ public:
     // -1 = every class / region; a class index (head to tail) or lbd::Region value otherwise.
     void setClassFilter(int classIndex);
     void setRegionFilter(int region);
+    void setShowFilter(GalleryShow show);
+    GalleryShow showFilter() const;
+    // Exactly the test images of true class `trueClass` decided as `decidedClass` by the run's own
+    // rule (one cell of the report's confusion matrix); the class and region filters are cleared.
+    // Asked before the run has loaded, it is applied when it has.
+    void showConfusionCell(int64_t trueClass, int64_t decidedClass);
 
     // For tests and the screenshot runner.
     bool hasRun() const { return m_data != nullptr; }
@@ -55,6 +65,7 @@ public:
     int64_t imageAt(int row) const;            // test-image index of tile `row`
     double value(int64_t image) const;         // under the current sort key
     int64_t trueClass(int64_t image) const;
+    int64_t decidedClass(int64_t image) const; // under the run's own rule
     int64_t selectedImage() const { return m_selected; }
     // Each particle's distribution over the plotted classes for the selected image, [M][classes].
     std::vector<std::vector<double>> plottedDistributions() const;
@@ -66,6 +77,7 @@ public:
     QComboBox* sortBox() const { return m_sort; }
     QComboBox* classBox() const { return m_classFilter; }
     QComboBox* regionBox() const { return m_regionFilter; }
+    QComboBox* showBox() const { return m_show; }
 
 signals:
     void loaded();
@@ -80,11 +92,13 @@ private:
     void clearDetail();
     void updateStatus();
     void showMessage(const QString& text, bool error);
+    void setCellItem(int64_t trueClass, int64_t decidedClass);
 
     QStackedWidget* m_stack = nullptr;
     QComboBox* m_sort = nullptr;
     QComboBox* m_classFilter = nullptr;
     QComboBox* m_regionFilter = nullptr;
+    QComboBox* m_show = nullptr;
     QLabel* m_runLabel = nullptr;
     QLabel* m_message = nullptr;
     QLabel* m_status = nullptr;
@@ -98,6 +112,8 @@ private:
     std::shared_ptr<const GalleryData> m_data;
     LatestRequest<std::shared_ptr<const GalleryData>> m_load;
     int64_t m_selected = -1;
+    std::pair<int64_t, int64_t> m_cell{-1, -1};        // the "Cell" item of the Show box
+    std::pair<int64_t, int64_t> m_pendingCell{-1, -1}; // asked for before the run loaded
     std::vector<int64_t> m_plottedClasses;
 };
 

@@ -15,7 +15,7 @@ namespace lbd::ui {
 namespace {
 
 const QColor kArgmaxColor(110, 110, 110);
-const QColor kRuleColor(0xc0, 0x39, 0x2b);
+const QColor kRuleColor(0xd5, 0x5e, 0x00);
 
 // FHR(k) at head fraction k / C, in percent.
 void setCurve(QCPGraph* graph, const lbd::EvaluationReport& report)

@@ -1,12 +1,20 @@
 #include "ui/pages/trainingpage.h"
 
 #include "ui/style/regioncolors.h"
+#include "ui/widgets/smoothedseries.h"
 #include "ui/widgets/throttledplot.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QSlider>
 
 #include <QGridLayout>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTime>
+
+#include <cmath>
+#include <utility>
 
 namespace lbd::ui {
 namespace {
@@ -52,15 +60,93 @@ TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent)
     logLayout->addWidget(new QLabel(tr("<b>Engine messages</b>"), logBox));
     logLayout->addWidget(m_log);
 
+    // Every curve but the learning rate (an exact schedule) and the repulsion's weight is smoothed.
+    for (QCPGraph* graph : {m_batchLoss, m_total, m_weightedCe, m_utility, m_repulsive, m_trainAccuracy, m_testAll,
+                            m_testRegion[0], m_testRegion[1], m_testRegion[2]}) {
+        m_series.insert(graph, std::make_shared<SmoothedSeries>(graph));
+    }
+
     auto* grid = new QGridLayout(this);
-    grid->addWidget(m_lossPlot, 0, 0);
-    grid->addWidget(m_accuracyPlot, 0, 1);
-    grid->addWidget(m_lrPlot, 1, 0);
-    grid->addWidget(logBox, 1, 1);
-    grid->setRowStretch(0, 3);
-    grid->setRowStretch(1, 2);
+    grid->addWidget(buildControls(), 0, 0, 1, 2);
+    grid->addWidget(m_lossPlot, 1, 0);
+    grid->addWidget(m_accuracyPlot, 1, 1);
+    grid->addWidget(m_lrPlot, 2, 0);
+    grid->addWidget(logBox, 2, 1);
+    grid->setRowStretch(1, 3);
+    grid->setRowStretch(2, 2);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
+}
+
+QWidget* TrainingPage::buildControls()
+{
+    auto* box = new QWidget(this);
+    m_smoothing = new QSlider(Qt::Horizontal, box);
+    m_smoothing->setObjectName(QStringLiteral("smoothingSlider"));
+    m_smoothing->setRange(0, 99);
+    m_smoothing->setMaximumWidth(220);
+    m_smoothing->setToolTip(tr("Exponential moving average of every loss and accuracy curve, as TensorBoard smooths: "
+                               "s = m / (1 - w^n), m = w m + (1 - w) value. 0 = raw values; the raw batch loss stays "
+                               "faint behind its smoothed curve."));
+    m_smoothingValue = new QLabel(box);
+    m_smoothingValue->setObjectName(QStringLiteral("smoothingValue"));
+    m_smoothingValue->setMinimumWidth(m_smoothingValue->fontMetrics().horizontalAdvance(QStringLiteral("0.00 ")));
+    m_logY = new QCheckBox(tr("Log y (loss, learning rate)"), box);
+    m_logY->setObjectName(QStringLiteral("logYBox"));
+    m_logY->setToolTip(tr("A logarithmic value axis for the objective and learning-rate plots; values at or below 0 "
+                          "are not drawn on it."));
+    connect(m_smoothing, &QSlider::valueChanged, this, [this] { applySmoothing(); });
+    connect(m_logY, &QCheckBox::toggled, this, &TrainingPage::setLogY);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(new QLabel(tr("Smoothing:"), box));
+    row->addWidget(m_smoothing);
+    row->addWidget(m_smoothingValue);
+    row->addSpacing(16);
+    row->addWidget(m_logY);
+    row->addStretch(1);
+    m_smoothingValue->setText(QStringLiteral("0.00"));
+    return box;
+}
+
+void TrainingPage::setSmoothing(double weight) { m_smoothing->setValue(int(std::lround(100.0 * weight))); }
+
+double TrainingPage::smoothing() const { return m_smoothing->value() / 100.0; }
+
+void TrainingPage::applySmoothing()
+{
+    const double weight = smoothing();
+    m_smoothingValue->setText(QString::number(weight, 'f', 2));
+    for (const auto& series : std::as_const(m_series)) {
+        series->setWeight(weight);
+    }
+    m_batchLossRaw->setVisible(weight > 0);
+    m_lossPlot->requestReplot();
+    m_accuracyPlot->requestReplot();
+}
+
+void TrainingPage::setLogY(bool on)
+{
+    if (m_logY->isChecked() != on) {
+        m_logY->setChecked(on); // comes back here through toggled
+        return;
+    }
+    for (ThrottledPlot* plot : {m_lossPlot, m_lrPlot}) {
+        plot->yAxis->setScaleType(on ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+        plot->yAxis->setTicker(on ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                                  : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        plot->fitToData();
+        plot->requestReplot();
+    }
+}
+
+void TrainingPage::addPoint(QCPGraph* graph, double x, double y)
+{
+    if (const auto series = m_series.value(graph)) {
+        series->add(x, y);
+    } else {
+        graph->addData(x, y);
+    }
 }
 
 void TrainingPage::buildLossPlot()
@@ -73,6 +159,9 @@ void TrainingPage::buildLossPlot()
     p->yAxis2->setVisible(true);
     p->yAxis2->setLabel(tr("annealing weight a(e) = exp(-e/tau)"));
     m_lossPlot->setFixedRange(p->yAxis2, 0, 1.05);
+    m_batchLossRaw = addLine(p, tr("batch loss, raw"), QColor(150, 150, 150, 70), Qt::SolidLine, 1.0);
+    m_batchLossRaw->removeFromLegend();
+    m_batchLossRaw->setVisible(false); // shown behind the smoothed curve once smoothing is on
     m_batchLoss = addLine(p, tr("batch loss"), QColor(150, 150, 150), Qt::SolidLine, 1.0);
     m_total = addLine(p, tr("total L (epoch mean)"), overallColor());
     m_weightedCe = addLine(p, tr("weighted CE"), regionColor(lbd::Region::Head));
@@ -124,6 +213,9 @@ void TrainingPage::beginRun(const RunContext& context)
         }
         plot->requestReplot();
     }
+    for (const auto& series : std::as_const(m_series)) {
+        series->clear();
+    }
     m_log->clear();
     if (!context.runDirectory.isEmpty()) {
         appendMessage(tr("Run folder: %1").arg(context.runDirectory));
@@ -136,7 +228,8 @@ void TrainingPage::addBatch(const lbd::BatchProgress& progress)
         return;
     }
     const double x = progress.epoch - 1 + double(progress.batch) / double(progress.batches);
-    m_batchLoss->addData(x, progress.loss);
+    m_batchLossRaw->addData(x, progress.loss);
+    addPoint(m_batchLoss, x, progress.loss);
     m_lrBatch->addData(x, progress.learningRate);
     m_lossPlot->requestReplot();
     m_lrPlot->requestReplot();
@@ -146,26 +239,26 @@ void TrainingPage::addEpoch(const lbd::EpochMetrics& metrics)
 {
     const double x = metrics.epoch;
     const auto& o = metrics.objective;
-    m_total->addData(x, o.total);
-    m_weightedCe->addData(x, o.weightedCe);
+    addPoint(m_total, x, o.total);
+    addPoint(m_weightedCe, x, o.weightedCe);
     if (o.utilityWeight > 0 || o.utility != 0) {
-        m_utility->addData(x, o.utility);
+        addPoint(m_utility, x, o.utility);
     }
     if (o.annealWeight > 0 || o.repulsive != 0) {
-        m_repulsive->addData(x, o.repulsive);
+        addPoint(m_repulsive, x, o.repulsive);
         m_anneal->addData(x, o.annealWeight);
     }
-    m_trainAccuracy->addData(x, 100.0 * metrics.trainAccuracy);
+    addPoint(m_trainAccuracy, x, 100.0 * metrics.trainAccuracy);
     if (m_lrBatch->data()->isEmpty()) {
         m_lrBatch->addData(x, metrics.learningRate);
     }
     if (metrics.evaluation) {
         const lbd::EvaluationReport& report = *metrics.evaluation;
-        m_testAll->addData(x, 100.0 * report.overall.accuracy);
+        addPoint(m_testAll, x, 100.0 * report.overall.accuracy);
         for (const auto& region : report.regionsThirds.regions) {
             const int r = static_cast<int>(region.region);
             if (r >= 0 && r < 3 && region.counts.total > 0) {
-                m_testRegion[r]->addData(x, 100.0 * region.counts.accuracy);
+                addPoint(m_testRegion[r], x, 100.0 * region.counts.accuracy);
             }
         }
         m_accuracyPlot->requestReplot();

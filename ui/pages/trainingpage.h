@@ -1,16 +1,25 @@
 #pragma once
 // The Training page: live loss (and its parts, with the repulsion's annealing weight), test
 // accuracy overall / head / med / tail at each evaluation, the learning rate, and the engine's
-// messages. Plots replot at most every ~40 ms however fast epochs arrive.
+// messages. Plots replot at most every ~40 ms however fast epochs arrive. A smoothing slider
+// (TensorBoard's debiased moving average; the raw batch loss stays faint behind its curve) and a
+// log y axis for the loss and learning rate.
+#include <QHash>
 #include <QWidget>
+
+#include <memory>
 
 #include "ui/pages/runview.h"
 
+class QCheckBox;
 class QCPGraph;
+class QLabel;
+class QSlider;
 class QPlainTextEdit;
 
 namespace lbd::ui {
 
+class SmoothedSeries;
 class ThrottledPlot;
 
 class TrainingPage final : public QWidget, public RunView {
@@ -28,10 +37,19 @@ public:
     ThrottledPlot* lossPlot() const { return m_lossPlot; }
     ThrottledPlot* accuracyPlot() const { return m_accuracyPlot; }
     ThrottledPlot* learningRatePlot() const { return m_lrPlot; }
+    QSlider* smoothingSlider() const { return m_smoothing; }
+    QCheckBox* logYBox() const { return m_logY; }
+    // Smoothing weight in [0, 0.99] (the slider holds hundredths).
+    void setSmoothing(double weight);
+    double smoothing() const;
+    void setLogY(bool on);
     // Data points over all graphs of all plots (tests check that plots gain points).
     int pointCount() const;
 
 private:
+    QWidget* buildControls();
+    void addPoint(QCPGraph* graph, double x, double y);
+    void applySmoothing();
     void buildLossPlot();
     void buildAccuracyPlot();
     void buildLearningRatePlot();
@@ -40,8 +58,13 @@ private:
     ThrottledPlot* m_accuracyPlot = nullptr;
     ThrottledPlot* m_lrPlot = nullptr;
     QPlainTextEdit* m_log = nullptr;
+    QSlider* m_smoothing = nullptr;
+    QLabel* m_smoothingValue = nullptr;
+    QCheckBox* m_logY = nullptr;
+    QHash<QCPGraph*, std::shared_ptr<SmoothedSeries>> m_series; // the smoothed graphs
 
     QCPGraph* m_batchLoss = nullptr;
+    QCPGraph* m_batchLossRaw = nullptr; // faint, behind the smoothed batch loss
     QCPGraph* m_total = nullptr;
     QCPGraph* m_weightedCe = nullptr;
     QCPGraph* m_utility = nullptr;

@@ -122,6 +122,7 @@ ComparedRun loadComparedRun(const QString& directory)
 {
     ComparedRun run;
     run.summary = lbd::readRunSummary(directory.toStdString());
+    run.config = readFlatConfig(directory);
     try {
         for (const lbd::EpochMetrics& epoch : lbd::readRunHistory(directory.toStdString())) {
             run.epochs << epoch.epoch;
@@ -312,7 +313,22 @@ void RunComparisonView::rebuildPlot()
 
 void RunComparisonView::rebuildTable()
 {
-    const std::vector<MetricRow> rows = metricRows();
+    std::vector<MetricRow> rows = metricRows();
+    // Then only the settings that differ, so what changed between the runs is read at a glance.
+    std::vector<FlatConfig> configs;
+    for (const ComparedRun& run : m_runs) {
+        configs.push_back(run.config);
+    }
+    for (const std::string& key : differingKeys(configs)) {
+        rows.push_back({QObject::tr("config: %1").arg(fromStd(key)),
+                        QObject::tr("A config.json setting that differs between the compared runs (settings that are the "
+                                    "same in every run are not listed)."),
+                        [key](const ComparedRun& r) {
+                            const auto it = r.config.find(key);
+                            return it == r.config.end() ? kDash : fromStd(it->second);
+                        },
+                        [](const ComparedRun&) { return std::optional<double>(); }, 0});
+    }
     m_table->clear();
     m_table->setRowCount(static_cast<int>(rows.size()));
     m_table->setColumnCount(static_cast<int>(m_runs.size()));

@@ -3,7 +3,8 @@
 // accuracy at every evaluation epoch, the training objective at every epoch), one line per run
 // in the same colour across panels with the run names as legend, and a table with the runs side
 // by side (metrics as rows: both utilities, both FHR means, AURC, the report's warnings; the best
-// value of a ranked metric in bold, never for a run whose report is flagged degenerate). The
+// value of a ranked metric in bold, never for a run whose report is flagged degenerate), then one
+// row per config.json key whose value differs between the runs (configdiff.h). The
 // figure saves as PNG or PDF for a report.
 #include <QString>
 #include <QVector>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/train/runsummary.h"
+#include "ui/runs/configdiff.h"
 
 class QCPAxisRect;
 class QCPTextElement;
@@ -35,6 +37,7 @@ struct ComparedRun {
     QVector<double> epochs;       // every finished epoch
     QVector<double> loss;         // the training objective L, mean over the epoch
     QString error;                // why there are no curves (metrics.jsonl damaged)
+    FlatConfig config;            // config.json flattened, for the rows of keys that differ
 };
 ComparedRun loadComparedRun(const QString& directory);
 

@@ -1,6 +1,8 @@
 #include "ui/widgets/throttledplot.h"
 
-#include <QFileDialog>
+#include "ui/widgets/plotexport.h"
+#include "ui/widgets/plotpalette.h"
+
 #include <QMenu>
 
 #include <algorithm>
@@ -45,7 +47,10 @@ ThrottledPlot::ThrottledPlot(QWidget* parent) : QCustomPlot(parent)
     });
     setContextMenuPolicy(Qt::CustomContextMenu);
     connect(this, &QWidget::customContextMenuRequested, this, &ThrottledPlot::showContextMenu);
-    setToolTip(tr("Drag to pan, wheel to zoom, double-click to fit, right-click to export a PNG."));
+    setToolTip(tr("Drag to pan, wheel to zoom, double-click to fit, right-click to export (PNG, PDF)."));
+    // Before each replot, not once: titles, legends and axes added after construction follow too,
+    // and a palette changed at run time (a dark theme) reaches every plot on its next replot.
+    connect(this, &QCustomPlot::beforeReplot, this, [this] { applyPlotPalette(this, palette()); });
 }
 
 void ThrottledPlot::requestReplot()
@@ -68,15 +73,23 @@ void ThrottledPlot::fitToData()
         // QCustomPlot keeps the old span for constant data; use the data's own range instead.
         QCPRange range;
         bool any = false;
+        const bool logarithmic = axis->scaleType() == QCPAxis::stLogarithmic;
         for (QCPAbstractPlottable* plottable : axis->plottables()) {
             bool found = false;
-            const QCPRange r = plottable->getValueRange(found);
+            // A log axis can only show positive values.
+            const QCPRange r = plottable->getValueRange(found, logarithmic ? QCP::sdPositive : QCP::sdBoth);
             if (found && plottable->visible()) {
                 range = any ? QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper)) : r;
                 any = true;
             }
         }
         if (!any) {
+            continue;
+        }
+        if (logarithmic) {
+            // A tenth of a decade of room, multiplicatively; a constant series gets a decade.
+            const bool flat = range.upper <= range.lower * (1 + 1e-9);
+            axis->setRange(range.lower / (flat ? 3.0 : 1.25), range.upper * (flat ? 3.0 : 1.25));
             continue;
         }
         const double centre = range.center();
@@ -113,7 +126,15 @@ void ThrottledPlot::placeLegendBelow()
 
 bool ThrottledPlot::exportPng(const QString& path)
 {
-    return savePng(path, 0, 0, 1.0, -1, 96);
+    return exportPlot(this, path);
+}
+
+void ThrottledPlot::changeEvent(QEvent* event)
+{
+    QCustomPlot::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void ThrottledPlot::showContextMenu(const QPoint& position)
@@ -124,13 +145,8 @@ void ThrottledPlot::showContextMenu(const QPoint& position)
         fitToData();
         replot();
     });
-    menu.addAction(tr("Export PNG..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), objectName() + QStringLiteral(".png"),
-                                                          tr("PNG images (*.png)"));
-        if (!path.isEmpty()) {
-            exportPng(path);
-        }
-    });
+    menu.addSeparator();
+    addPlotExportActions(&menu, this);
     menu.exec(mapToGlobal(position));
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // A QCustomPlot that coalesces replots: callers append data and call requestReplot(); the plot
 // redraws at most every ~40 ms from a single-shot timer, with rpQueuedReplot. Adds drag-to-pan,
-// wheel-zoom, double-click to fit, and a context menu to export a PNG.
+// wheel-zoom, double-click to fit, a context menu to export (PNG at 2x, PDF; plotexport.h), and
+// colours that follow the window palette (plotpalette.h).
 #include <qcustomplot.h>
 
 #include <QHash>
@@ -26,6 +27,7 @@ public:
     void setFixedValueRange(double lower, double upper) { setFixedRange(yAxis, lower, upper); }
     // Moves the legend from inside the axis rect to a row under the plot, so it never hides data.
     void placeLegendBelow();
+    // PNG at twice the on-screen size (plotexport.h).
     bool exportPng(const QString& path);
     int replotCount() const { return m_replots; }
     // A replot has been asked for and not drawn yet.
@@ -33,6 +35,9 @@ public:
 
 signals:
     void replotted();
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 private:
     void showContextMenu(const QPoint& position);
