@@ -1,6 +1,6 @@
 // How plots look and leave the app: region colours are the Okabe-Ito values (colour-blind safe),
 // plots follow a dark window palette (axes, labels, titles and legend in the palette's text
-// colour on its base colour), every plot exports to a PNG at twice its size and a PDF, and the
+// colour on its base colour), every plot exports to a PNG at twice its size, a PDF and an SVG, and the
 // Training page's smoothing is TensorBoard's debiased moving average, checked by hand.
 #include "tests/ui/uitestsupport.h"
 
@@ -72,7 +72,7 @@ private slots:
         QVERIFY(grid.lightness() < text.lightness());
     }
 
-    void exportsPngAtTwiceTheSizeAndPdf()
+    void exportsPngAtTwiceTheSizePdfAndSvg()
     {
         ThrottledPlot plot;
         plot.setObjectName(QStringLiteral("exported"));
@@ -101,6 +101,14 @@ private slots:
         QVERIFY(!exportPlot(&plot, dir.filePath(QStringLiteral("plot.bmp")), &error));
         QVERIFY(error.contains(QStringLiteral("png")));
         QCOMPARE(plotExportSuffixes().contains(QStringLiteral("svg")), plotSvgAvailable());
+        // The set-up installs Qt Svg (installer/setup.sh): SVG export is part of the product.
+        QVERIFY2(plotSvgAvailable(), "built without Qt Svg (qt6-svg-dev)");
+        const QString svg = dir.filePath(QStringLiteral("plot.svg"));
+        QVERIFY(exportPlot(&plot, svg));
+        QFile svgFile(svg);
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        const QByteArray text = svgFile.readAll();
+        QVERIFY2(text.contains("<svg") && text.contains("</svg>") && text.size() > 500, text.left(200).constData());
     }
 
     void smoothingIsADebiasedMovingAverage()
