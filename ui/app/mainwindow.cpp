@@ -40,6 +40,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLayout>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -560,6 +561,7 @@ void MainWindow::showEvent(QShowEvent* event)
     const QScreen* screen = this->screen();
     if (screen && m_dock->isVisible() && minimumSizeHint().width() > screen->availableGeometry().width()) {
         m_dock->hide();
+        layout()->activate(); // the window's minimum size drops now, not at the next event loop pass
         statusBar()->showMessage(tr("The experiment panel is collapsed to fit the screen: View > Experiment panel (Ctrl+Shift+E)."), 10000);
     }
     fitToScreen(this); // the frame is known now
