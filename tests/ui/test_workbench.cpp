@@ -169,13 +169,13 @@ private slots:
             QVERIFY(decisions->setMatrix(lbd::UtilityMatrix::tailSensitive(10, 2.0)));
             decisions->setRule(lbd::DecisionRule::Eq7);
             window.pages()->setCurrentWidget(window.calibrationPage());
-            window.experimentDock()->show(); // shown (a small screen collapses it at show), then collapsed by hand
+            window.experimentDock()->show(); // shown (a small screen may collapse it at show), then collapsed by hand
             window.experimentDock()->toggleViewAction()->trigger();
             QVERIFY(window.experimentDock()->isHidden());
             QVERIFY(window.close());
         }
         MainWindow window;
-        // Before show(): on the offscreen 800 px screen showing collapses the panel by itself.
+        // Before show(), which may collapse the panel by itself on a small screen.
         QVERIFY(window.experimentDock()->isHidden());
         QVERIFY(!window.experimentDock()->toggleViewAction()->isChecked());
         SessionState::restore(window);

@@ -559,10 +559,16 @@ void MainWindow::showEvent(QShowEvent* event)
     // The panel and the widest page side by side need more than a small screen (1024 px) has:
     // collapse the panel rather than let the window hang off the screen (View > Experiment panel).
     const QScreen* screen = this->screen();
-    if (screen && m_dock->isVisible() && minimumSizeHint().width() > screen->availableGeometry().width()) {
+    const int available = screen ? screen->availableGeometry().width() : 0;
+    if (screen && m_dock->isVisible() && minimumSizeHint().width() > available) {
         m_dock->hide();
         layout()->activate(); // the window's minimum size drops now, not at the next event loop pass
-        statusBar()->showMessage(tr("The experiment panel is collapsed to fit the screen: View > Experiment panel (Ctrl+Shift+E)."), 10000);
+        if (minimumSizeHint().width() > available) {
+            m_dock->show(); // a screen too small even for the pages alone: collapsing would not help
+            layout()->activate();
+        } else {
+            statusBar()->showMessage(tr("The experiment panel is collapsed to fit the screen: View > Experiment panel (Ctrl+Shift+E)."), 10000);
+        }
     }
     fitToScreen(this); // the frame is known now
 }
