@@ -1,12 +1,16 @@
 // lbd-studio: the desktop application. Wiring only; everything lives in lbd_ui.
 #include "ui/app/aboutdialog.h"
 #include "ui/app/mainwindow.h"
-#include "ui/panels/experimentpanel.h"
 #include "ui/app/screenshotrunner.h"
 #include "ui/app/studyscreenshotrunner.h"
+#include "ui/app/sessionstate.h"
+#include "ui/pages/classifypage.h"
+#include "ui/panels/experimentpanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
+#include <QTabWidget>
 
 #include <cstdio>
 #include <cstring>
@@ -52,6 +56,9 @@ int main(int argc, char** argv)
     parser.addOption(preset);
     parser.addOption(epochs);
     parser.addOption(latency);
+    parser.addPositionalArgument(QStringLiteral("RUN_DIR|IMAGE"),
+                                 QStringLiteral("A run folder to open, or image files to classify with the last run."),
+                                 QStringLiteral("[RUN_DIR | IMAGE...]"));
     parser.process(app);
 
     if (parser.isSet(version)) {
@@ -61,6 +68,9 @@ int main(int argc, char** argv)
 
     lbd::ui::MainWindow window;
     const bool automated = parser.isSet(screenshot) || parser.isSet(latency);
+    if (!automated) {
+        lbd::ui::SessionState::restore(window); // preset, decisions, last run and page
+    }
     QString presetName = parser.value(preset);
     if (presetName.isEmpty() && automated) {
         presetName = QStringLiteral("quick-cpu");
@@ -81,6 +91,22 @@ int main(int argc, char** argv)
                                                           parser.value(screenshot), &window);
         return runner->start() ? app.exec() : 1;
     }
+    // `lbd-studio RUN_DIR` opens a run; `lbd-studio IMAGE...` classifies (the desktop entry's %F).
+    QStringList images;
+    for (const QString& argument : parser.positionalArguments()) {
+        if (QFileInfo(argument).isDir()) {
+            if (!window.openRun(QFileInfo(argument).absoluteFilePath())) {
+                std::fprintf(stderr, "lbd-studio: %s could not be opened as a run\n", qPrintable(argument));
+            }
+        } else {
+            images << QFileInfo(argument).absoluteFilePath();
+        }
+    }
+    if (!images.isEmpty()) {
+        window.classifyPage()->classifyFiles(images);
+        window.pages()->setCurrentWidget(window.classifyPage());
+    }
+
     if (automated) {
         // Errors go to stderr instead of a dialog nobody will close.
         window.setErrorReporter([](const QString& title, const QString& message) {

@@ -2,6 +2,7 @@
 
 #include "core/train/configjson.h"
 #include "core/train/runfolder.h"
+#include "core/train/runlog.h"
 #include "core/train/trainingsession.h"
 #include "core/util/error.h"
 
@@ -62,6 +63,7 @@ std::string describeCudaError(const std::string& message)
 // process holds (runsummary.h reports it as interrupted).
 std::string recordFailure(const RunFolder& folder, const TrainingResult& result, int epochs, const std::string& message)
 {
+    RunLog(folder.directory()).append("failed: " + message);
     try {
         folder.writeStatus("failed", result.epochsCompleted, epochs, message, result.checkpointEpoch);
         return message;
@@ -70,16 +72,29 @@ std::string recordFailure(const RunFolder& folder, const TrainingResult& result,
     }
 }
 
+// The caller's callbacks with every message also appended to the run's log.txt.
+TrainingCallbacks withRunLog(const TrainingCallbacks& callbacks, RunLog& log)
+{
+    TrainingCallbacks logged = callbacks;
+    logged.onMessage = [&log, forward = callbacks.onMessage](const std::string& text) {
+        log.append(text);
+        if (forward) {
+            forward(text);
+        }
+    };
+    return logged;
+}
+
 } // namespace
 
-TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl* control)
+TrainingResult Trainer::run(const TrainingCallbacks& userCallbacks, TrainingControl* control)
 {
     TrainConfig& config = m_state->config;
     const RunFolder& folder = m_state->folder;
     const int epochs = config.train.epochs;
-    const auto message = [&](const std::string& text) {
-        if (callbacks.onMessage) {
-            callbacks.onMessage(text);
+    const auto tell = [&](const std::string& text) {
+        if (userCallbacks.onMessage) {
+            userCallbacks.onMessage(text);
         }
     };
 
@@ -90,7 +105,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
         const bool withValidation = config.data.longTail.validationFraction > 0 || !config.data.validationList.empty();
         if (status.value("state", "") == "finished" && status.value("epochs_done", 0) >= epochs
             && hasAllFinalFiles(folder, withValidation)) {
-            message("nothing to do: the run already finished all " + std::to_string(epochs) + " epochs");
+            tell("nothing to do: the run already finished all " + std::to_string(epochs) + " epochs"); // not logged: the folder stays as it was
             TrainingResult done;
             done.runDirectory = folder.directory();
             done.epochsCompleted = status.value("epochs_done", 0);
@@ -99,6 +114,9 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
         }
     }
 
+    RunLog log(folder.directory());
+    const TrainingCallbacks callbacks = withRunLog(userCallbacks, log);
+    const auto message = [&](const std::string& text) { callbacks.onMessage(text); };
     TrainingSession session(config, folder, m_state->resume, callbacks, control);
     session.setUp(); // holds the run's lock from here on (runlock.h)
     TrainingResult result;
@@ -111,12 +129,14 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
         explicit LoopFlag(TrainingControl* c) : control(c) { if (control) control->inEpochLoop = true; }
         ~LoopFlag() { if (control) control->inEpochLoop = false; }
     } loopFlag(control);
+    std::string stopMessage; // kept in status.json, so the Runs page and `lbd runs` can say why
     try {
         for (int epoch = session.firstEpoch(); epoch <= epochs; ++epoch) {
             EpochMetrics metrics;
             if (!session.train(epoch, metrics)) {
                 result.stopped = true;
-                message(session.stoppedMessage(epoch));
+                stopMessage = session.stoppedMessage(epoch);
+                message(stopMessage);
                 break;
             }
             session.evaluate(metrics);
@@ -144,7 +164,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& callbacks, TrainingControl*
     } catch (const std::exception& error) {
         throw RunError(recordFailure(folder, result, epochs, error.what()));
     }
-    folder.writeStatus(result.stopped ? "stopped" : "finished", result.epochsCompleted, epochs, {}, result.checkpointEpoch);
+    folder.writeStatus(result.stopped ? "stopped" : "finished", result.epochsCompleted, epochs, stopMessage, result.checkpointEpoch);
     message(session.graphStatus() == "off" ? std::string("done") : "CUDA graph: " + session.graphStatus());
     return result;
 }

@@ -38,6 +38,11 @@ namespace lbd {
 
 using Clock = std::chrono::steady_clock;
 
+// A checkpoint at least this often (at the end of an epoch) whatever train.checkpoint_every says:
+// a slow run (a ResNet on a CPU takes many minutes per epoch) stopped early must leave
+// something to continue from. Fast GPU runs never reach it.
+constexpr std::chrono::minutes kCheckpointAtLeastEvery{5};
+
 struct TrainingSession::State {
     TrainConfig& config;
     const RunFolder& folder;
@@ -66,6 +71,7 @@ struct TrainingSession::State {
     int firstEpoch = 1;
     int checkpointEpoch = 0;
     Clock::time_point runStart = Clock::now();
+    Clock::time_point lastCheckpoint = Clock::now();
     // The last epoch's probabilities, kept for the final files.
     SplitProbabilities finalTest;
     SplitProbabilities finalValidation;
@@ -248,6 +254,7 @@ void TrainingSession::setUp()
     s.buildModelAndObjective();
     s.openOrStartFolder();
     s.runStart = Clock::now();
+    s.lastCheckpoint = s.runStart;
 }
 
 int TrainingSession::firstEpoch() const { return m_state->firstEpoch; }
@@ -261,7 +268,7 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
 {
     State& s = *m_state;
     const int epochs = s.config.train.epochs;
-    const auto epochStart = Clock::now();
+    auto epochStart = Clock::now();
     const double learningRate = learningRateForEpoch(s.config.optimizer, epoch);
     s.optimizer->setLearningRate(learningRate);
     s.objective->setEpoch(epoch);
@@ -272,9 +279,14 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
     Batch batch;
     int64_t images = 0;
     while (s.trainBatches->next(batch)) {
+        const auto pausedAt = Clock::now();
         while (s.control && s.control->pauseRequested.load() && !s.stopRequested()) {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
+        // Time spent paused is not training: the images/s, the ETA and the elapsed time skip it.
+        const auto paused = Clock::now() - pausedAt;
+        epochStart += paused;
+        s.runStart += paused;
         if (s.stopRequested()) {
             return false;
         }
@@ -393,7 +405,7 @@ void TrainingSession::record(const EpochMetrics& recorded)
     s.history.push_back(toJson(metrics));
     s.folder.writeJsonLines(RunFolder::kMetrics, s.history);
     const bool last = s.finalEpoch(metrics.epoch);
-    if (last || metrics.epoch % s.config.train.checkpointEvery == 0) {
+    if (last || metrics.epoch % s.config.train.checkpointEvery == 0 || Clock::now() - s.lastCheckpoint >= kCheckpointAtLeastEvery) {
         std::string historyText;
         for (const auto& line : s.history) {
             historyText += line.dump() + "\n";
@@ -401,6 +413,7 @@ void TrainingSession::record(const EpochMetrics& recorded)
         saveCheckpoint(s.folder.path(RunFolder::kCheckpoint), *s.model, *s.optimizer,
                        {metrics.epoch, historyText, toJson(s.config).dump(), s.step->lossScalerState()});
         s.checkpointEpoch = metrics.epoch;
+        s.lastCheckpoint = Clock::now();
     }
     if (last) {
         s.writeFinalFiles(metrics);

@@ -1,9 +1,13 @@
 #pragma once
 // The app's persistent settings in one place (QSettings, organisation "LBDStudio"): runs folder,
-// last data set and directory, window geometry and state. Tests redirect QSettings into a
+// last data set and directory, window geometry and state, what a restart brings back (preset,
+// decision settings, last run, page; see sessionstate.h) and the recent runs. Tests redirect QSettings into a
 // temporary directory with QSettings::setPath before constructing the window.
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 namespace lbd::ui {
 
@@ -21,6 +25,27 @@ public:
     static QByteArray windowGeometry();
     static QByteArray windowState();
     static void setWindowGeometry(const QByteArray& geometry, const QByteArray& state);
+
+    // Each value empty when never saved.
+    static QString lastPreset();
+    // Whether the panel showed the preset unedited when saved (then it wins over the last run's settings).
+    static bool lastPresetShown();
+    static void setLastPreset(const QString& id, bool shown);
+    static QString lastRun();
+    static void setLastRun(const QString& directory);
+    static QString currentPage(); // the page's tab title
+    static void setCurrentPage(const QString& title);
+    // The decision document: its matrix as core's UtilitySetting JSON text, the rule's registry
+    // name and the defer utility (absent: none).
+    static QString decisionMatrix();
+    static QString decisionRule();
+    static std::optional<double> deferUtility();
+    static void setDecisions(const QString& matrixJson, const QString& rule, std::optional<double> defer);
+
+    // Most recent first, at most kRecentRuns.
+    static QStringList recentRuns();
+    static void addRecentRun(const QString& directory);
+    static constexpr int kRecentRuns = 8;
 };
 
 } // namespace lbd::ui

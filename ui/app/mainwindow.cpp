@@ -5,12 +5,18 @@
 #include "core/train/epochmetricsjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runsummary.h"
-#include "datasets/catalogue.h"
 
 #include <nlohmann/json.hpp>
 
 #include "ui/app/aboutdialog.h"
 #include "ui/app/appsettings.h"
+#include "ui/app/screenfit.h"
+#include "ui/app/sessionstate.h"
+#include "ui/app/userguide.h"
+#include "ui/app/windowcommands.h"
+#include "ui/panels/durationestimate.h"
+#include "ui/training/runfollower.h"
+#include "ui/widgets/memorylabel.h"
 #include "ui/pages/calibrationpage.h"
 #include "ui/pages/classifypage.h"
 #include "ui/pages/confusionpage.h"
@@ -30,22 +36,22 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLayout>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
-#include <QTimer>
 #include <QToolBar>
-
-#include <unistd.h>
 
 namespace lbd::ui {
 namespace {
@@ -69,11 +75,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_utility = new UtilityDocument(this);
     m_panel = new ExperimentPanel(m_utility, this);
     m_panel->setObjectName(QStringLiteral("experimentPanel"));
-    auto* dock = new QDockWidget(tr("Experiment"), this);
-    dock->setObjectName(QStringLiteral("experimentDock"));
-    dock->setWidget(m_panel);
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    m_dock = new QDockWidget(tr("Experiment"), this);
+    m_dock->setObjectName(QStringLiteral("experimentDock"));
+    m_dock->setWidget(m_panel);
+    m_dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_dock);
 
     m_utility->setClassNames(m_panel->classNames());
 
@@ -84,16 +90,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_trainingPage = new TrainingPage(this);
     m_tailRiskPage = new TailRiskPage(this);
     m_calibrationPage = new CalibrationPage(this);
-    addPage(m_trainingPage, tr("Training"));
-    addPage(m_tailRiskPage, tr("Tail risk"));
+    addPage(m_trainingPage, tr("Training"), tr("The run as it trains: loss and its parts, accuracy by region, learning rate, engine messages."));
+    addPage(m_tailRiskPage, tr("Tail risk"), tr("How often tail classes are decided as head classes (FHR) and accuracy per class and region."));
     m_confusionPage = new ConfusionPage(this);
-    addPage(m_confusionPage, tr("Confusion"));
-    addPage(m_calibrationPage, tr("Calibration"));
+    addPage(m_confusionPage, tr("Confusion"), tr("Which classes are decided as which: the confusion matrix with head / med / tail bands; click a cell for its images."));
+    addPage(m_calibrationPage, tr("Calibration"), tr("Whether the confidences match the accuracy: reliability diagram, ECE, risk-coverage."));
     // Utility editor (edits the shared matrix) and Classify (drop images on the current run).
     m_utilityEditorPage = new UtilityEditorPage(m_utility, this);
     m_classifyPage = new ClassifyPage(m_utility, this);
-    addPage(m_utilityEditorPage, tr("Utility"));
-    addPage(m_classifyPage, tr("Classify"));
+    addPage(m_utilityEditorPage, tr("Utility"), tr("The decision utility matrix shared by every page: edit, import, save."));
+    addPage(m_classifyPage, tr("Classify"), tr("Drop or paste images to classify them with the current run."));
     m_utilityEditorPage->setClassCounts(m_panel->trainCounts());
     connect(m_panel, &ExperimentPanel::configChanged, m_utilityEditorPage,
             [this] { m_utilityEditorPage->setClassCounts(m_panel->trainCounts()); });
@@ -102,8 +108,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // Decision lab and gallery: re-decide and browse the current run's cached test probabilities.
     m_decisionLabPage = new DecisionLabPage(m_utility, this);
     m_galleryPage = new GalleryPage(this);
-    addPage(m_decisionLabPage, tr("Decision lab"));
-    addPage(m_galleryPage, tr("Gallery"));
+    addPage(m_decisionLabPage, tr("Decision lab"), tr("Re-decide the current run's test set under other rules and utilities, without retraining."));
+    addPage(m_galleryPage, tr("Gallery"), tr("The current run's test images with their decisions and uncertainty."));
     connect(this, &MainWindow::runShown, m_decisionLabPage, &DecisionLabPage::showRun);
     connect(this, &MainWindow::runShown, m_galleryPage, &GalleryPage::showRun);
     // A confusion cell opens the Gallery on its images. The Gallery reads the cached test
@@ -120,7 +126,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     // Runs: every run folder; opening one shows it on every page.
     m_runsPage = new RunsPage(this);
-    addPage(m_runsPage, tr("Runs"));
+    addPage(m_runsPage, tr("Runs"), tr("Every run in the runs folder: open, continue, compare."));
     connect(m_runsPage, &RunsPage::openRequested, this, [this](const QString& directory) {
         if (openRun(directory)) {
             m_pages->setCurrentWidget(m_trainingPage);
@@ -139,7 +145,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     // Studies: the paper's tables over seeds; a study's run opens like a run of the Runs page.
     m_studiesPage = new StudiesPage(this);
-    addPage(m_studiesPage, tr("Studies"));
+    addPage(m_studiesPage, tr("Studies"), tr("The paper's tables over seeds: run a grid of runs and see mean ± std per cell."));
     connect(m_studiesPage, &StudiesPage::openRequested, this, [this](const QString& directory) {
         if (openRun(directory)) {
             m_pages->setCurrentWidget(m_trainingPage);
@@ -157,6 +163,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
 
     m_progress = new ProgressPanel(this);
+    m_follower = new RunFollower(this);
+    connect(m_follower, &RunFollower::epochRecorded, this, &MainWindow::onEpoch);
+    connect(m_follower, &RunFollower::messageLogged, m_trainingPage, &TrainingPage::appendLogLine);
+    connect(m_follower, &RunFollower::ended, this, &MainWindow::onFollowedRunEnded);
+    connect(this, &MainWindow::runShown, this, [this](const QString& directory) {
+        m_shownRun = directory;
+        AppSettings::addRecentRun(directory);
+    });
     buildActions();
     buildStatusBar();
 
@@ -167,7 +181,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
             view->addBatch(progress);
         }
     });
-    connect(&m_controller, &TrainingController::epochFinished, this, &MainWindow::onEpoch);
+    connect(&m_controller, &TrainingController::epochFinished, this, [this](const lbd::EpochMetrics& metrics) {
+        DurationEstimator::recordSpeed(m_runConfig, metrics.imagesPerSecond); // the next estimate's basis
+        onEpoch(metrics);
+    });
     connect(&m_controller, &TrainingController::message, m_trainingPage, &TrainingPage::appendMessage);
     connect(&m_controller, &TrainingController::finished, this, &MainWindow::onFinished);
     connect(&m_controller, &TrainingController::failed, this, &MainWindow::onFailed);
@@ -187,30 +204,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
                == QMessageBox::Yes;
     };
 
-    // The last data set the user trained on, so the next session opens where they left off.
-    const QString lastKind = AppSettings::lastDatasetKind();
-    if (!lastKind.isEmpty()) {
-        try {
-            lbd::TrainConfig config = m_panel->config();
-            config.data.dataset = lbd::datasetEntry(lastKind.toStdString()).name;
-            config.data.directory = AppSettings::lastDatasetDirectory().toStdString();
-            m_panel->setConfig(config);
-        } catch (const std::exception&) {
-            // an unknown kind from another version: keep the default
-        }
-    }
+    // The preset, the last data set and run come back through SessionState::restore (lbd-studio).
     resize(1500, 940);
     restoreGeometry(AppSettings::windowGeometry());
     restoreState(AppSettings::windowState());
+    fitToScreen(this); // a geometry saved on a larger screen must not push the status bar off this one
+    setAcceptDrops(true);
     updateActions();
     m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device)));
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::addPage(QWidget* page, const QString& title)
+void MainWindow::addPage(QWidget* page, const QString& title, const QString& about)
 {
-    m_pages->addTab(page, title);
+    const int index = m_pages->addTab(page, title);
+    if (!about.isEmpty()) {
+        m_pages->setTabToolTip(index, about);
+        page->setWhatsThis(about);
+    }
     if (auto* view = dynamic_cast<RunView*>(page)) {
         m_views << view;
     }
@@ -247,8 +259,13 @@ void MainWindow::buildActions()
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
-    file->addAction(tr("&Export every plot (PNG, PDF)..."), this, &MainWindow::exportPlots);
-    file->addAction(tr("Runs &folder..."), this, &MainWindow::chooseRunsFolder);
+    m_recentMenu = file->addMenu(tr("&Recent runs"));
+    m_recentMenu->setObjectName(QStringLiteral("recentRunsMenu"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, [this] {
+        fillRecentRuns(m_recentMenu, !m_controller.isActive(), [this](const QString& directory) { openRun(directory); });
+    });
+    file->addAction(tr("&Export every plot (PNG, PDF, SVG)..."), this, [this] { exportPlots(this); });
+    file->addAction(tr("Runs &folder..."), this, [this] { chooseRunsFolder(this); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -258,7 +275,19 @@ void MainWindow::buildActions()
     run->addAction(m_pauseAction);
     run->addAction(m_stopAction);
 
+    // The panel can collapse to give the pages the whole width (saveState remembers it).
+    QAction* panelAction = m_dock->toggleViewAction();
+    panelAction->setObjectName(QStringLiteral("togglePanelAction"));
+    panelAction->setText(tr("&Experiment panel"));
+    panelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    panelAction->setToolTip(tr("Show or hide the experiment panel (Ctrl+Shift+E)"));
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(panelAction);
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User guide"), this, [this] { showUserGuide(); });
+    guide->setObjectName(QStringLiteral("userGuideAction"));
+    guide->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About LBD Studio"), this, &MainWindow::showAbout);
 
     QToolBar* bar = addToolBar(tr("Training"));
@@ -269,41 +298,28 @@ void MainWindow::buildActions()
     bar->addAction(m_stopAction);
     bar->addSeparator();
     bar->addWidget(m_progress);
+    bar->addAction(panelAction);
+}
+
+bool MainWindow::showUserGuide()
+{
+    if (UserGuide::show(this)) {
+        return true;
+    }
+    statusBar()->showMessage(tr("The user guide (user-guide.md) is not installed."), 8000);
+    return false;
 }
 
 void MainWindow::buildStatusBar()
 {
     m_deviceLabel = new QLabel(this);
     m_deviceLabel->setObjectName(QStringLiteral("deviceLabel"));
-    m_memoryLabel = new QLabel(this);
-    m_memoryLabel->setObjectName(QStringLiteral("memoryLabel"));
-    m_memoryLabel->setToolTip(tr("Resident memory of this process."));
     m_runFolderLabel = new QLabel(tr("Run folder: none"), this);
     m_runFolderLabel->setObjectName(QStringLiteral("runFolderLabel"));
     m_runFolderLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statusBar()->addPermanentWidget(m_runFolderLabel, 1);
     statusBar()->addPermanentWidget(m_deviceLabel);
-    statusBar()->addPermanentWidget(m_memoryLabel);
-    m_memoryTimer = new QTimer(this);
-    m_memoryTimer->setInterval(2000);
-    connect(m_memoryTimer, &QTimer::timeout, this, &MainWindow::updateMemory);
-    m_memoryTimer->start();
-    updateMemory();
-}
-
-void MainWindow::updateMemory()
-{
-    QFile statm(QStringLiteral("/proc/self/statm"));
-    if (!statm.open(QIODevice::ReadOnly)) {
-        m_memoryLabel->setText(QString());
-        return;
-    }
-    const QList<QByteArray> fields = statm.readAll().split(' ');
-    if (fields.size() < 2) {
-        return;
-    }
-    const double bytes = fields[1].toDouble() * double(sysconf(_SC_PAGESIZE));
-    m_memoryLabel->setText(tr("Memory: %1 MB").arg(bytes / (1024.0 * 1024.0), 0, 'f', 0));
+    statusBar()->addPermanentWidget(new MemoryLabel(this));
 }
 
 void MainWindow::updateActions()
@@ -331,6 +347,8 @@ bool MainWindow::startTraining()
         return false;
     }
     const lbd::TrainConfig config = m_panel->config();
+    m_follower->stop();
+    m_runConfig = config;
     const QString runDirectory =
         QString::fromStdString(lbd::newRunDirectory(AppSettings::runsFolder().toStdString(), config.name));
     if (!QDir().mkpath(runDirectory)) {
@@ -390,7 +408,7 @@ bool MainWindow::showRecordedRun(const QString& directory, int lastEpoch, RunCon
         m_reportError(tr("Cannot open the run"), QString::fromUtf8(error.what()));
         return false;
     }
-    m_panel->setConfig(context.config);
+    m_panel->setConfig(context.config, tr("run %1").arg(QFileInfo(directory).fileName()));
     context.runDirectory = directory;
     context.classNames = m_panel->classNames();
     context.trainCounts = m_panel->trainCounts();
@@ -415,18 +433,40 @@ bool MainWindow::openRun(const QString& directory)
     }
     // The settings go into the panel (Start trains a new run with them); the recorded epochs are
     // replayed into every page.
+    m_follower->stop();
     RunContext context;
     int epochs = 0;
     if (!showRecordedRun(directory, -1, context, epochs)) {
         return false;
     }
-    m_progress->setState(tr("Opened"));
-    statusBar()->showMessage(tr("Opened %1 (%2 epochs); Start trains a new run with its settings.")
-                                 .arg(directory)
-                                 .arg(epochs),
-                             8000);
+    QFile log(QDir(directory).filePath(QStringLiteral("log.txt")));
+    if (log.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        for (const QByteArray& line : log.readAll().split('\n')) {
+            if (!line.isEmpty()) {
+                m_trainingPage->appendLogLine(QString::fromUtf8(line));
+            }
+        }
+    }
+    if (RunFollower::isTrainedElsewhere(directory)) {
+        // Trained by another process (a headless `lbd train`, a synced server folder): follow it.
+        m_follower->follow(directory, epochs); // metrics.jsonl holds epochs 1..N in order
+        m_progress->setState(tr("Following"));
+        statusBar()->showMessage(tr("%1 is training in another process: following it live.").arg(directory), 8000);
+    } else {
+        m_progress->setState(tr("Opened"));
+        statusBar()->showMessage(tr("Opened %1 (%2 epochs); Start trains a new run with its settings.").arg(directory).arg(epochs), 8000);
+    }
     emit runShown(directory);
     return true;
+}
+
+void MainWindow::onFollowedRunEnded(const QString& directory, const QString& state, const QString& message)
+{
+    m_progress->setState(tr("Ended elsewhere"));
+    const QString text = tr("The run followed in %1 is %2%3.").arg(directory, state, message.isEmpty() ? QString() : QStringLiteral(": ") + message);
+    m_trainingPage->appendMessage(text);
+    statusBar()->showMessage(text, 10000);
+    emit runShown(directory); // its results (report, test probabilities) are complete now
 }
 
 bool MainWindow::continueRun(const QString& directory)
@@ -452,6 +492,8 @@ bool MainWindow::continueRun(const QString& directory)
         return false;
     }
     m_lastError.clear();
+    m_follower->stop();
+    m_runConfig = context.config;
     m_deviceLabel->setText(tr("Device: %1").arg(deviceText(context.config.train.device)));
     m_progress->setState(tr("Resuming"));
     m_pages->setCurrentWidget(m_trainingPage);
@@ -536,38 +578,56 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    SessionState::save(*this);
     AppSettings::setWindowGeometry(saveGeometry(), saveState());
     QMainWindow::closeEvent(event);
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    // The panel and the widest page side by side need more than a small screen (1024 px) has:
+    // collapse the panel rather than let the window hang off the screen (View > Experiment panel).
+    const QScreen* screen = this->screen();
+    const int available = screen ? screen->availableGeometry().width() : 0;
+    if (screen && m_dock->isVisible() && minimumSizeHint().width() > available) {
+        m_dock->hide();
+        layout()->activate(); // the window's minimum size drops now, not at the next event loop pass
+        if (minimumSizeHint().width() > available) {
+            m_dock->show(); // a screen too small even for the pages alone: collapsing would not help
+            layout()->activate();
+        } else {
+            statusBar()->showMessage(tr("The experiment panel is collapsed to fit the screen: View > Experiment panel (Ctrl+Shift+E)."), 10000);
+        }
+    }
+    fitToScreen(this); // the frame is known now
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!droppedFolders(event->mimeData()).isEmpty()) {
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QStringList folders = droppedFolders(event->mimeData());
+    if (folders.isEmpty()) {
+        return;
+    }
+    event->acceptProposedAction();
+    if (!openRun(folders.first())) {
+        statusBar()->showMessage(tr("%1 was not opened: a run is training (stop it first) or it is not a run folder.")
+                                     .arg(folders.first()),
+                                 8000);
+    }
 }
 
 void MainWindow::showAbout()
 {
     AboutDialog dialog(this);
     dialog.exec();
-}
-
-void MainWindow::exportPlots()
-{
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export every plot (PNG at 2x, PDF) into"));
-    if (dir.isEmpty()) {
-        return;
-    }
-    int written = 0;
-    for (ThrottledPlot* plot : findChildren<ThrottledPlot*>()) {
-        for (const QString& suffix : plotExportSuffixes()) {
-            written += exportPlot(plot, QDir(dir).filePath(plot->objectName() + QLatin1Char('.') + suffix)) ? 1 : 0;
-        }
-    }
-    statusBar()->showMessage(tr("%1 files written to %2").arg(written).arg(dir), 8000);
-}
-
-void MainWindow::chooseRunsFolder()
-{
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Runs folder"), AppSettings::runsFolder());
-    if (!dir.isEmpty()) {
-        AppSettings::setRunsFolder(dir);
-        statusBar()->showMessage(tr("New runs go to %1").arg(dir), 8000);
-    }
 }
 
 } // namespace lbd::ui

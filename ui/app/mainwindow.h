@@ -13,9 +13,10 @@
 #include "ui/training/trainingoutcome.h"
 
 class QAction;
+class QDockWidget;
 class QLabel;
+class QMenu;
 class QTabWidget;
-class QTimer;
 
 namespace lbd::ui {
 
@@ -26,6 +27,7 @@ class DecisionLabPage;
 class ExperimentPanel;
 class GalleryPage;
 class ProgressPanel;
+class RunFollower;
 class RunsPage;
 class StudiesPage;
 class RunView;
@@ -46,8 +48,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Adds a page as a tab; a page that implements RunView receives the live run.
-    void addPage(QWidget* page, const QString& title);
+    // Adds a page as a tab; a page that implements RunView receives the live run. `about` is the
+    // one-line "what is this" of the page, shown as the tab's tooltip.
+    void addPage(QWidget* page, const QString& title, const QString& about = {});
 
     // Validates the panel and starts a run in a new folder under the runs folder. Returns false
     // (with the reason shown inline and in the status bar) when the settings are invalid or a run
@@ -56,6 +59,8 @@ public:
     void pauseOrResume();
     void stopTraining();
     // Loads a run folder's config into the panel (and its results, where the engine can read them).
+    // A run that another process is training (status running, lock held) is followed live until
+    // it ends (runfollower.h).
     bool openRun(const QString& directory);
     // Continues a stopped or failed run from its checkpoint (as `lbd train --resume`): its epochs
     // up to the checkpoint are shown, the rest arrive live. False (with the reason reported) when
@@ -81,7 +86,13 @@ public:
     // The utility matrix being edited: shared by the editor, the decision lab and Classify.
     UtilityDocument* utilityDocument() const { return m_utility; }
     ProgressPanel* progressPanel() const { return m_progress; }
+    RunFollower* runFollower() const { return m_follower; }
+    QDockWidget* experimentDock() const { return m_dock; }
     QString lastError() const { return m_lastError; }
+    // The run folder every page shows (the last one shown by runShown), empty before any.
+    QString shownRun() const { return m_shownRun; }
+    // Opens the user guide (F1); false when it is not installed.
+    bool showUserGuide();
 
 signals:
     // The window's own summary of a run, after the pages have been updated.
@@ -94,19 +105,21 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    // Folders dropped on the window open as runs (images dropped on Classify are Classify's).
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildActions();
     void buildStatusBar();
     void updateActions();
-    void updateMemory();
     void onStateChanged(TrainingController::State state);
     void onEpoch(const lbd::EpochMetrics& metrics);
     void onFinished(const TrainingOutcome& outcome);
     void onFailed(const QString& error);
+    void onFollowedRunEnded(const QString& directory, const QString& state, const QString& message);
     void showAbout();
-    void exportPlots();
-    void chooseRunsFolder();
     void showErrorDialog(const QString& title, const QString& message);
     // Puts a run folder's config into the panel and replays its recorded epochs (up to
     // `lastEpoch`, all when negative) into every page; reports and returns false when unreadable.
@@ -128,6 +141,11 @@ private:
     QList<RunView*> m_views;
     UtilityDocument* m_utility = nullptr;
     ProgressPanel* m_progress = nullptr;
+    RunFollower* m_follower = nullptr;
+    QDockWidget* m_dock = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    lbd::TrainConfig m_runConfig; // of the run training in this window, for its recorded speed
+    QString m_shownRun;
 
     QAction* m_startAction = nullptr;
     QAction* m_pauseAction = nullptr;
@@ -135,9 +153,7 @@ private:
     QAction* m_openAction = nullptr;
 
     QLabel* m_deviceLabel = nullptr;
-    QLabel* m_memoryLabel = nullptr;
     QLabel* m_runFolderLabel = nullptr;
-    QTimer* m_memoryTimer = nullptr;
 
     ErrorReporter m_reportError;
     CloseConfirmation m_confirmClose;

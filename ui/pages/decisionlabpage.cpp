@@ -186,7 +186,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
                               "expected, max pbar for argmax) and count the errors among them. Lower is better; AURC = "
                               "mean selective risk over k = 1..N. The marked point is the defer option at r."));
     for (ThrottledPlot* plot : {m_fhrPlot, m_regionPlot, m_riskPlot}) {
-        plot->setMinimumHeight(230);
+        plot->setMinimumHeight(170); // the page fits 700 px high; the plots grow with the window
         // Two legend columns: three plots share the width, and three columns would cut names off.
         plot->legend->setWrap(2);
         plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);

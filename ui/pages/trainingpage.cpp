@@ -274,6 +274,11 @@ void TrainingPage::appendMessage(const QString& text)
     m_log->appendPlainText(QTime::currentTime().toString(QStringLiteral("HH:mm:ss  ")) + text);
 }
 
+void TrainingPage::appendLogLine(const QString& line)
+{
+    m_log->appendPlainText(line);
+}
+
 int TrainingPage::pointCount() const
 {
     int points = 0;

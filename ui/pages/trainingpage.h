@@ -33,6 +33,8 @@ public:
     void addBatch(const lbd::BatchProgress& progress) override;
     void addEpoch(const lbd::EpochMetrics& metrics) override;
     void appendMessage(const QString& text);
+    // A line of a run's log.txt, which carries its own date and time.
+    void appendLogLine(const QString& line);
 
     ThrottledPlot* lossPlot() const { return m_lossPlot; }
     ThrottledPlot* accuracyPlot() const { return m_accuracyPlot; }

@@ -4,6 +4,7 @@
 #include "core/util/error.h"
 #include "datasets/catalogue.h"
 #include "ui/panels/datasetsection.h"
+#include "ui/panels/durationestimate.h"
 #include "ui/panels/objectivesection.h"
 #include "ui/panels/runsection.h"
 #include "ui/panels/presetlibrary.h"
@@ -11,6 +12,7 @@
 #include "ui/widgets/decisioncontrols.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -20,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <numeric>
 
 namespace lbd::ui {
 namespace {
@@ -93,9 +96,17 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    m_estimate = new QLabel(this);
+    m_estimate->setObjectName(QStringLiteral("durationEstimate"));
+    m_estimate->setWordWrap(true);
+    m_estimate->setToolTip(tr("Epochs x training images / a training speed for this device and model: the one the last "
+                              "such run here recorded, else a reference figure. The progress bar shows the measured ETA "
+                              "once the run trains."));
+
     auto* head = new QFormLayout;
     head->addRow(tr("Preset"), m_presets);
     head->addRow(tr("Run name"), m_name);
+    head->addRow(m_estimate);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(head);
@@ -110,6 +121,9 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
         if (m_loading) {
             return;
         }
+        if (m_presets->currentIndex() >= 0) {
+            showPresetAs(tr("%1 (edited)").arg(m_presets->currentText()));
+        }
         validate();
         emit configChanged();
     };
@@ -117,7 +131,10 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
     connect(m_objective, &ObjectiveSection::changed, this, edited);
     connect(m_run, &RunSection::changed, this, edited);
     connect(m_name, &QLineEdit::textEdited, this, edited);
-    connect(m_dataset, &DatasetSection::countsChanged, this, [this] { m_objective->setClassCounts(m_dataset->trainCounts()); });
+    connect(m_dataset, &DatasetSection::countsChanged, this, [this] {
+        m_objective->setClassCounts(m_dataset->trainCounts());
+        updateEstimate();
+    });
     connect(m_run, &RunSection::epochsChanged, this, [this](int epochs) {
         if (m_run->scalesSchedule()) {
             m_objective->scaleToEpochs(epochs);
@@ -137,32 +154,64 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
         });
     }
     updateDecisionLabel();
-    setConfig(PresetLibrary::defaultConfig());
-    m_presets->setCurrentIndex(std::max(0, m_presets->findData(QStringLiteral("fashion-mnist-lt"))));
+    // The first launch fits the machine: quick-cpu without a CUDA device (presetlibrary.h).
+    applyConfig(PresetLibrary::defaultConfig());
+    m_chosenPreset = PresetLibrary::defaultPresetId();
+    const int index = m_presets->findData(m_chosenPreset);
+    if (index >= 0) {
+        m_presets->setCurrentIndex(index);
+    } else {
+        showPresetAs(tr("built-in defaults"));
+    }
 }
 
 void ExperimentPanel::loadPreset(int index)
 {
     const QString id = m_presets->itemData(index).toString();
-    try {
-        setConfig(PresetLibrary::load(id));
-    } catch (const std::exception& error) {
-        showMessage(tr("Preset '%1' could not be loaded: %2").arg(id, QString::fromUtf8(error.what())), true);
+    if (!selectPreset(id)) {
+        showPresetAs(tr("%1 (could not be loaded)").arg(id));
+        showMessage(tr("Preset '%1' could not be loaded.").arg(id), true);
     }
 }
 
 bool ExperimentPanel::selectPreset(const QString& nameOrPath)
 {
     try {
-        setConfig(PresetLibrary::load(nameOrPath));
+        applyConfig(PresetLibrary::load(nameOrPath));
     } catch (const std::exception&) {
         return false;
     }
     const int index = m_presets->findData(nameOrPath);
     if (index >= 0) {
         m_presets->setCurrentIndex(index);
+        m_chosenPreset = nameOrPath;
+        emit presetChosen(nameOrPath);
+    } else {
+        showPresetAs(QFileInfo(nameOrPath).fileName());
     }
     return true;
+}
+
+QString ExperimentPanel::currentPreset() const
+{
+    return m_presets->currentIndex() >= 0 ? m_presets->currentData().toString() : QString();
+}
+
+void ExperimentPanel::showPresetAs(const QString& text)
+{
+    m_presets->setPlaceholderText(text);
+    m_presets->setCurrentIndex(-1);
+}
+
+QString ExperimentPanel::durationText() const { return m_estimate->text(); }
+
+void ExperimentPanel::updateEstimate()
+{
+    const std::vector<int64_t>& counts = m_dataset->trainCounts();
+    const int64_t images = std::accumulate(counts.begin(), counts.end(), int64_t(0));
+    const QString text = DurationEstimator::text(config(), images);
+    m_estimate->setText(text);
+    m_estimate->setVisible(!text.isEmpty());
 }
 
 lbd::TrainConfig ExperimentPanel::config() const
@@ -183,7 +232,13 @@ lbd::TrainConfig ExperimentPanel::config() const
     return config;
 }
 
-void ExperimentPanel::setConfig(const lbd::TrainConfig& config)
+void ExperimentPanel::setConfig(const lbd::TrainConfig& config, const QString& origin)
+{
+    applyConfig(config);
+    showPresetAs(origin.isEmpty() ? tr("custom settings") : origin);
+}
+
+void ExperimentPanel::applyConfig(const lbd::TrainConfig& config)
 {
     m_loading = true;
     m_base = config;
@@ -304,6 +359,7 @@ QString ExperimentPanel::validate()
         emit validityChanged(valid);
     }
     m_valid = valid;
+    updateEstimate();
     return error;
 }
 

@@ -28,9 +28,18 @@ public:
     explicit ExperimentPanel(UtilityDocument* decisions, QWidget* parent = nullptr);
 
     lbd::TrainConfig config() const;
-    void setConfig(const lbd::TrainConfig& config);
+    // Settings that are not a preset's as it ships (an opened run, a test's config): the Preset
+    // box then says `origin` ("run tiny-20250101-120000"; "custom settings" when empty) instead of
+    // a preset name that no longer describes them.
+    void setConfig(const lbd::TrainConfig& config, const QString& origin = {});
     // Loads a preset by name ("quick-cpu") or JSON path; false if unknown or invalid.
     bool selectPreset(const QString& nameOrPath);
+    // The preset the settings are exactly (as loaded, not edited since); empty otherwise.
+    QString currentPreset() const;
+    // The last preset chosen, even if edited since (what a restart brings back).
+    QString chosenPreset() const { return m_chosenPreset; }
+    // The estimated duration shown before Start (durationestimate.h).
+    QString durationText() const;
 
     // Empty when the settings can start a run; otherwise the reason, also shown inline.
     QString validate();
@@ -49,9 +58,13 @@ public:
 signals:
     void configChanged();
     void validityChanged(bool valid);
+    void presetChosen(const QString& id);
 
 private:
     void loadPreset(int index);
+    void applyConfig(const lbd::TrainConfig& config);
+    void showPresetAs(const QString& text);
+    void updateEstimate();
     void showMessage(const QString& text, bool error);
     QString crossFieldError(const lbd::TrainConfig& config) const;
     QString crossFieldWarning(const lbd::TrainConfig& config) const;
@@ -67,6 +80,8 @@ private:
     QLabel* m_decisionMatrix = nullptr;
     DecisionControls* m_decisionControls = nullptr;
     QLabel* m_message = nullptr;
+    QLabel* m_estimate = nullptr;
+    QString m_chosenPreset;
     bool m_valid = true;
     bool m_loading = false;
 };

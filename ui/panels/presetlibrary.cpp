@@ -2,6 +2,7 @@
 
 #include "core/train/configjson.h"
 #include "core/train/presets.h"
+#include "core/util/buildinfo.h"
 
 #include <QFileInfo>
 
@@ -32,10 +33,15 @@ lbd::TrainConfig PresetLibrary::load(const QString& nameOrPath)
     return lbd::trainConfigFromJson(lbd::loadPresetJson(name), "preset " + name);
 }
 
+QString PresetLibrary::defaultPresetId()
+{
+    return lbd::buildInfo().cudaDevices.empty() ? QStringLiteral("quick-cpu") : QStringLiteral("fashion-mnist-lt");
+}
+
 lbd::TrainConfig PresetLibrary::defaultConfig()
 {
     try {
-        return load(QStringLiteral("fashion-mnist-lt"));
+        return load(defaultPresetId());
     } catch (const std::exception&) {
         lbd::TrainConfig config; // the engine's defaults are the paper's recipe
         config.name = "fashion-mnist-lt";

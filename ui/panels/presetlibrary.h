@@ -20,7 +20,10 @@ public:
     static QList<Preset> presets();
     // By preset name or JSON file path; throws lbd::InputError naming the problem.
     static lbd::TrainConfig load(const QString& nameOrPath);
-    // The window's starting point: the fashion-mnist-lt preset, or the engine's defaults on
+    // The preset a first launch opens: quick-cpu on a machine without a CUDA device (the paper's
+    // 200-epoch ResNet-32 recipe takes days on a CPU), fashion-mnist-lt with one.
+    static QString defaultPresetId();
+    // The window's starting point: the default preset, or the engine's defaults on
     // Fashion-MNIST-LT when no preset files are installed.
     static lbd::TrainConfig defaultConfig();
 };

@@ -80,6 +80,10 @@ RunSection::RunSection(QWidget* parent) : QWidget(parent)
                                "slowest and the reference."));
     m_cudaGraph = new QCheckBox(tr("CUDA graph"), this);
     m_cudaGraph->setToolTip(tr("Capture the training step in a CUDA graph (CUDA only): several times faster."));
+    m_precision->setObjectName(QStringLiteral("precision"));
+    m_cudaGraph->setObjectName(QStringLiteral("cudaGraph"));
+    m_precisionToolTip = m_precision->toolTip();
+    m_cudaGraphToolTip = m_cudaGraph->toolTip();
 
     auto* epochsRow = new QHBoxLayout;
     epochsRow->addWidget(m_epochs, 1);
@@ -126,6 +130,7 @@ RunSection::RunSection(QWidget* parent) : QWidget(parent)
         connect(box, &QCheckBox::toggled, this, edited);
     }
     connect(m_device, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &RunSection::updateGpuOptions);
     connect(this, &RunSection::changed, this, [this] {
         lbd::TrainConfig config;
         apply(config);
@@ -136,6 +141,18 @@ RunSection::RunSection(QWidget* parent) : QWidget(parent)
         m_schedule->setText(parts.isEmpty() ? tr("none") : parts.join(QStringLiteral(", ")));
     });
     load(lbd::TrainConfig{});
+    updateGpuOptions();
+}
+
+void RunSection::updateGpuOptions()
+{
+    // Precision and the CUDA graph only exist on a GPU: greyed on the CPU, with the reason.
+    const bool gpu = m_device->currentData().toString() != QLatin1String("cpu");
+    m_precision->setEnabled(gpu);
+    m_cudaGraph->setEnabled(gpu);
+    const QString why = tr("Disabled: the device is the CPU, which trains in fp32 without CUDA graphs.");
+    m_precision->setToolTip(gpu ? m_precisionToolTip : why);
+    m_cudaGraph->setToolTip(gpu ? m_cudaGraphToolTip : why);
 }
 
 void RunSection::fillDevices()

@@ -31,6 +31,7 @@ signals:
 
 private:
     void fillDevices();
+    void updateGpuOptions();
 
     QSpinBox* m_epochs = nullptr;
     QCheckBox* m_scaleSchedule = nullptr;
@@ -45,6 +46,8 @@ private:
     QSpinBox* m_seed = nullptr;
     QComboBox* m_precision = nullptr;
     QCheckBox* m_cudaGraph = nullptr;
+    QString m_precisionToolTip;
+    QString m_cudaGraphToolTip;
 
     lbd::OptimizerSpec m_baseOptimizer;
     lbd::AugmentSpec m_baseAugment;

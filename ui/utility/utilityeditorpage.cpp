@@ -278,12 +278,14 @@ void UtilityEditorPage::buildControls()
     row1->addWidget(m_slider, 1);
     row1->addWidget(m_value);
     row1->addWidget(m_setSelection);
+    // Rows short enough for the page to fit 1024 px with the experiment panel collapsed.
     auto* row2 = rowOf({sectionLabel(tr("Select"), this), tailHead, headTail, all, none, nullptr,
-                        sectionLabel(tr("Presets"), this), oneHot, tail, new QLabel(tr("c"), this), m_penalty, nullptr,
                         sectionLabel(tr("Regions"), this), m_scheme});
     row2->addStretch();
-    auto* row3 = rowOf({undoButton, redoButton, nullptr, sectionLabel(tr("Zoom"), this), zoomOut, zoomIn, fit, nullptr,
-                        importButton, exportButton, nullptr, new QLabel(tr("Name"), this), m_name, use});
+    auto* row2b = rowOf({sectionLabel(tr("Presets"), this), oneHot, tail, new QLabel(tr("c"), this), m_penalty, nullptr,
+                         undoButton, redoButton, nullptr, sectionLabel(tr("Zoom"), this), zoomOut, zoomIn, fit});
+    row2b->addStretch();
+    auto* row3 = rowOf({importButton, exportButton, nullptr, new QLabel(tr("Name"), this), m_name, use});
     row3->addStretch();
     auto* row4 = rowOf({sectionLabel(tr("Decisions"), this), m_decisionControls});
     row4->addStretch();
@@ -298,6 +300,7 @@ void UtilityEditorPage::buildControls()
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(row1);
     layout->addLayout(row2);
+    layout->addLayout(row2b);
     layout->addLayout(row3);
     layout->addWidget(m_selectionLabel);
     layout->addLayout(row4);

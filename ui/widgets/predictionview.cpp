@@ -116,7 +116,7 @@ PredictionView::PredictionView(QWidget* parent) : QWidget(parent)
     m_particlePlot->setFixedValueRange(0, 1.05);
     m_particlePlot->placeLegendBelow();
     for (ThrottledPlot* plot : {m_topPlot, m_particlePlot}) {
-        plot->setMinimumHeight(230);
+        plot->setMinimumHeight(180); // Classify fits 700 px high
     }
 
     m_particleTable = new QTableWidget(this);

@@ -1,0 +1,66 @@
+#include "ui/app/windowcommands.h"
+
+#include "ui/app/appsettings.h"
+#include "ui/widgets/plotexport.h"
+#include "ui/widgets/throttledplot.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMimeData>
+#include <QStatusBar>
+#include <QUrl>
+
+namespace lbd::ui {
+
+void exportPlots(QMainWindow* window)
+{
+    const QString dir = QFileDialog::getExistingDirectory(window, QObject::tr("Export every plot (PNG at 2x, PDF, SVG) into"));
+    if (dir.isEmpty()) {
+        return;
+    }
+    int written = 0;
+    for (ThrottledPlot* plot : window->findChildren<ThrottledPlot*>()) {
+        for (const QString& suffix : plotExportSuffixes()) {
+            written += exportPlot(plot, QDir(dir).filePath(plot->objectName() + QLatin1Char('.') + suffix)) ? 1 : 0;
+        }
+    }
+    window->statusBar()->showMessage(QObject::tr("%1 files written to %2").arg(written).arg(dir), 8000);
+}
+
+void chooseRunsFolder(QMainWindow* window)
+{
+    const QString dir = QFileDialog::getExistingDirectory(window, QObject::tr("Runs folder"), AppSettings::runsFolder());
+    if (!dir.isEmpty()) {
+        AppSettings::setRunsFolder(dir);
+        window->statusBar()->showMessage(QObject::tr("New runs go to %1").arg(dir), 8000);
+    }
+}
+
+void fillRecentRuns(QMenu* menu, bool enabled, const std::function<void(const QString&)>& open)
+{
+    menu->clear();
+    for (const QString& directory : AppSettings::recentRuns()) {
+        QAction* action = menu->addAction(directory);
+        QObject::connect(action, &QAction::triggered, menu, [open, directory] { open(directory); });
+        action->setEnabled(enabled && QFileInfo(directory).isDir()); // a deleted run stays listed, greyed
+    }
+    if (menu->isEmpty()) {
+        menu->addAction(QObject::tr("(none yet)"))->setEnabled(false);
+    }
+}
+
+QStringList droppedFolders(const QMimeData* data)
+{
+    QStringList folders;
+    for (const QUrl& url : data->urls()) {
+        if (url.isLocalFile() && QFileInfo(url.toLocalFile()).isDir()) {
+            folders << url.toLocalFile();
+        }
+    }
+    return folders;
+}
+
+} // namespace lbd::ui
