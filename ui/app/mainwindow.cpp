@@ -439,13 +439,9 @@ bool MainWindow::openRun(const QString& directory)
     if (!showRecordedRun(directory, -1, context, epochs)) {
         return false;
     }
-    QFile log(QDir(directory).filePath(QStringLiteral("log.txt")));
-    if (log.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        for (const QByteArray& line : log.readAll().split('\n')) {
-            if (!line.isEmpty()) {
-                m_trainingPage->appendLogLine(QString::fromUtf8(line));
-            }
-        }
+    QFile log(QDir(directory).filePath(QStringLiteral("log.txt"))); // what the engine said so far
+    if (log.open(QIODevice::ReadOnly | QIODevice::Text) && log.size() > 0) {
+        m_trainingPage->appendLogLine(QString::fromUtf8(log.readAll()).trimmed());
     }
     if (RunFollower::isTrainedElsewhere(directory)) {
         // Trained by another process (a headless `lbd train`, a synced server folder): follow it.
