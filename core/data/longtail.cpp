@@ -5,6 +5,8 @@
 #include "core/util/error.h"
 #include "core/util/random.h"
 
+#include "core/util/jsonread.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -146,12 +148,12 @@ LongTailSplit longTailSplitFromJson(const nlohmann::json& json, const std::strin
         split.spec.profile = parseProfile(json.at("profile").get<std::string>());
         split.spec.imbalanceRatio = json.at("imbalance_ratio").get<double>();
         split.spec.seed = json.at("seed").get<uint64_t>();
-        split.classCounts = json.at("class_counts").get<std::vector<int64_t>>();
-        split.trainIndices = json.at("train_indices").get<std::vector<int64_t>>();
+        split.classCounts = integerVector<int64_t>(json.at("class_counts"));
+        split.trainIndices = integerVector<int64_t>(json.at("train_indices"));
         if (json.contains("val_fraction")) {
             split.spec.validationFraction = json.at("val_fraction").get<double>();
-            split.validationCounts = json.at("validation_counts").get<std::vector<int64_t>>();
-            split.validationIndices = json.at("validation_indices").get<std::vector<int64_t>>();
+            split.validationCounts = integerVector<int64_t>(json.at("validation_counts"));
+            split.validationIndices = integerVector<int64_t>(json.at("validation_indices"));
         }
         split.spec.validate();
         return split;

@@ -3,6 +3,8 @@
 #include "core/eval/degeneracy.h"
 #include "core/util/error.h"
 
+#include "core/util/jsonread.h"
+
 #include <nlohmann/json.hpp>
 
 namespace lbd {
@@ -21,8 +23,8 @@ json groupJson(const GroupAccuracy& group)
 GroupAccuracy groupFrom(const json& j)
 {
     GroupAccuracy group;
-    group.correct = j.at("correct").get<int64_t>();
-    group.total = j.at("total").get<int64_t>();
+    group.correct = integerValue<int64_t>(j.at("correct"));
+    group.total = integerValue<int64_t>(j.at("total"));
     const json& accuracy = j.at("accuracy");
     group.accuracy = accuracy.is_null() ? 0.0 : accuracy.get<double>();
     return group;
@@ -65,9 +67,9 @@ json splitJson(const FhrSplit& split)
 FhrSplit splitFrom(const json& j)
 {
     FhrSplit split;
-    split.headClasses = j.at("head_classes").get<int64_t>();
-    split.falseHeads = j.at("false_heads").get<int64_t>();
-    split.tailImages = j.at("tail_images").get<int64_t>();
+    split.headClasses = integerValue<int64_t>(j.at("head_classes"));
+    split.falseHeads = integerValue<int64_t>(j.at("false_heads"));
+    split.tailImages = integerValue<int64_t>(j.at("tail_images"));
     split.rate = j.at("rate").get<double>();
     return split;
 }
@@ -88,14 +90,14 @@ json calibrationJson(const CalibrationReport& calibration)
 CalibrationReport calibrationFrom(const json& j)
 {
     CalibrationReport calibration;
-    calibration.count = j.at("count").get<int64_t>();
+    calibration.count = integerValue<int64_t>(j.at("count"));
     calibration.ece = j.at("ece").get<double>();
     calibration.mce = j.at("mce").get<double>();
     for (const auto& b : j.at("bins")) {
         CalibrationBin bin;
         bin.lower = b.at("lower").get<double>();
         bin.upper = b.at("upper").get<double>();
-        bin.count = b.at("count").get<int64_t>();
+        bin.count = integerValue<int64_t>(b.at("count"));
         bin.accuracy = b.at("accuracy").get<double>();
         bin.meanConfidence = b.at("mean_confidence").get<double>();
         calibration.bins.push_back(bin);
@@ -116,7 +118,7 @@ json riskCoverageJson(const RiskCoverageCurve& curve, ReportDetail detail)
 RiskCoverageCurve riskCoverageFrom(const json& j)
 {
     RiskCoverageCurve curve;
-    curve.count = j.at("count").get<int64_t>();
+    curve.count = integerValue<int64_t>(j.at("count"));
     curve.aurc = j.at("aurc").get<double>();
     if (j.contains("coverage")) {
         curve.coverage = j.at("coverage").get<std::vector<double>>();
@@ -208,16 +210,19 @@ EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& sour
     EvaluationReport report;
     try {
         report.rule = parseDecisionRule(j.at("rule").get<std::string>());
-        report.classCount = j.at("classes").get<int64_t>();
-        report.imageCount = j.at("images").get<int64_t>();
-        report.particleCount = j.at("particles").get<int64_t>();
+        report.classCount = integerValue<int64_t>(j.at("classes"));
+        report.imageCount = integerValue<int64_t>(j.at("images"));
+        report.particleCount = integerValue<int64_t>(j.at("particles"));
         report.overall = groupFrom(j.at("accuracy"));
         report.regionsThirds = regionsFrom(j.at("regions").at("thirds"), RegionScheme::ThirdsByIndex);
         report.regionsCounts = regionsFrom(j.at("regions").at("counts"), RegionScheme::ByTrainCount);
         for (const auto& group : j.at("per_class")) {
             report.perClass.push_back(groupFrom(group));
         }
-        report.confusion = j.at("confusion").get<std::vector<std::vector<int64_t>>>();
+        report.confusion.clear();
+        for (const auto& row : j.at("confusion")) {
+            report.confusion.push_back(integerVector<int64_t>(row));
+        }
 
         const json& fhr = j.at("fhr");
         for (const auto& split : fhr.at("curve")) {
@@ -264,8 +269,8 @@ EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& sour
             const json& d = j.at("defer");
             DeferReport defer;
             defer.deferUtility = d.at("utility").get<double>();
-            defer.deferred = d.at("deferred").get<int64_t>();
-            defer.decided = d.at("decided").get<int64_t>();
+            defer.deferred = integerValue<int64_t>(d.at("deferred"));
+            defer.decided = integerValue<int64_t>(d.at("decided"));
             defer.coverage = d.at("coverage").get<double>();
             defer.selective = groupFrom(d.at("selective_accuracy"));
             defer.selectiveRegions = regionsFrom(d.at("selective_regions"), RegionScheme::ThirdsByIndex);

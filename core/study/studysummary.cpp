@@ -6,6 +6,7 @@
 #include "core/util/atomicfile.h"
 #include "core/util/csv.h"
 #include "core/util/error.h"
+#include "core/util/jsonread.h"
 
 #include <cmath>
 #include <filesystem>
@@ -234,8 +235,8 @@ StudyRunStatus inspectStudyRun(const std::string& runDirectory)
         return status;
     }
     const std::string state = file.value("state", "");
-    status.epochsDone = file.value("epochs_done", 0);
-    status.epochs = file.value("epochs", 0);
+    status.epochsDone = integerOr(file, "epochs_done", 0);
+    status.epochs = integerOr(file, "epochs", 0);
     status.message = file.value("message", "");
     if (state == "finished") {
         const bool complete = folder.exists(RunFolder::kReport) && folder.exists(RunFolder::kTestProbabilities)

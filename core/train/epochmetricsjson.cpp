@@ -2,6 +2,8 @@
 
 #include "core/eval/reportjson.h"
 
+#include "core/util/jsonread.h"
+
 #include <nlohmann/json.hpp>
 
 namespace lbd {
@@ -36,8 +38,8 @@ nlohmann::json toJson(const EpochMetrics& m)
 EpochMetrics epochMetricsFromJson(const nlohmann::json& json)
 {
     EpochMetrics m;
-    m.epoch = json.at("epoch").get<int>();
-    m.epochs = json.at("epochs").get<int>();
+    m.epoch = integerValue<int>(json.at("epoch"));
+    m.epochs = integerValue<int>(json.at("epochs"));
     m.objective.total = json.at("loss").get<double>();
     m.objective.weightedCe = json.at("weighted_ce").get<double>();
     m.objective.utility = json.at("utility").get<double>();

@@ -4,6 +4,8 @@
 #include "core/util/error.h"
 #include "core/util/machineinfo.h"
 
+#include "core/util/jsonread.h"
+
 #include <nlohmann/json.hpp>
 
 #include "core/model/modelspec.h"
@@ -74,8 +76,8 @@ RunManifest readRunManifest(const RunFolder& folder)
     RunManifest manifest;
     try {
         manifest.classNames = json.at("class_names").get<std::vector<std::string>>();
-        manifest.trainCounts = json.at("train_counts").get<std::vector<int64_t>>();
-        manifest.testCounts = json.at("test_counts").get<std::vector<int64_t>>();
+        manifest.trainCounts = integerVector<int64_t>(json.at("train_counts"));
+        manifest.testCounts = integerVector<int64_t>(json.at("test_counts"));
         manifest.imageFormat.channels = json.at("image").at("channels").get<int64_t>();
         manifest.imageFormat.height = json.at("image").at("height").get<int64_t>();
         manifest.imageFormat.width = json.at("image").at("width").get<int64_t>();

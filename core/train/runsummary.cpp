@@ -7,6 +7,8 @@
 #include "core/train/runlock.h"
 #include "core/util/error.h"
 
+#include "core/util/jsonread.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -39,10 +41,10 @@ void readRawConfig(const RunFolder& folder, RunSummary& summary)
         summary.name = json.value("name", std::string());
         if (json.contains("model") && json["model"].is_object()) {
             summary.model = json["model"].value("arch", std::string());
-            summary.particles = json["model"].value("particles", 0);
+            summary.particles = integerOr(json["model"], "particles", 0);
         }
         if (json.contains("train") && json["train"].is_object()) {
-            summary.epochs = json["train"].value("epochs", 0);
+            summary.epochs = integerOr(json["train"], "epochs", 0);
         }
     } catch (const std::exception&) {
         // the problem is already recorded
@@ -82,11 +84,11 @@ void readStatus(const RunFolder& folder, RunSummary& summary)
     try {
         const nlohmann::json json = folder.readJson(RunFolder::kStatus);
         summary.state = json.at("state").get<std::string>();
-        summary.epochsDone = json.value("epochs_done", 0);
+        summary.epochsDone = integerOr(json, "epochs_done", 0);
         // Older folders lack it: assume a checkpoint per epoch (the default); a resume reads the
         // checkpoint's own epoch in any case.
         summary.checkpointEpoch = json.value("checkpoint_epoch", summary.epochsDone);
-        const int epochs = json.value("epochs", 0);
+        const int epochs = integerOr(json, "epochs", 0);
         if (epochs > 0) {
             summary.epochs = epochs;
         }

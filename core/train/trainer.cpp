@@ -8,6 +8,8 @@
 
 #include <c10/util/Exception.h>
 
+#include "core/util/jsonread.h"
+
 #include <nlohmann/json.hpp>
 
 namespace lbd {
@@ -103,12 +105,12 @@ TrainingResult Trainer::run(const TrainingCallbacks& userCallbacks, TrainingCont
     if (m_state->resume && folder.exists(RunFolder::kStatus)) {
         const auto status = folder.readJson(RunFolder::kStatus);
         const bool withValidation = config.data.longTail.validationFraction > 0 || !config.data.validationList.empty();
-        if (status.value("state", "") == "finished" && status.value("epochs_done", 0) >= epochs
+        if (status.value("state", "") == "finished" && integerOr(status, "epochs_done", 0) >= epochs
             && hasAllFinalFiles(folder, withValidation)) {
             tell("nothing to do: the run already finished all " + std::to_string(epochs) + " epochs"); // not logged: the folder stays as it was
             TrainingResult done;
             done.runDirectory = folder.directory();
-            done.epochsCompleted = status.value("epochs_done", 0);
+            done.epochsCompleted = integerOr(status, "epochs_done", 0);
             done.alreadyFinished = true;
             return done;
         }

@@ -3,13 +3,55 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "core/util/error.h"
 
 namespace lbd {
+
+// A JSON integer within T's range, for fields that hold counts and epochs. A float (even 2e82)
+// is refused rather than converted: converting an out-of-range double to an integer is
+// undefined behaviour (UBSan, fuzz_runfolder on a metrics.jsonl line). Throws nlohmann's
+// type_error, so the readers' catch (json::exception) still names the file.
+template <typename T>
+T integerValue(const nlohmann::json& value)
+{
+    if (value.is_number_integer()) {
+        const bool isUnsigned = value.is_number_unsigned();
+        if (isUnsigned ? value.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<T>::max())
+                       : value.get<int64_t>() >= static_cast<int64_t>(std::numeric_limits<T>::min())
+                             && value.get<int64_t>() <= static_cast<int64_t>(std::numeric_limits<T>::max())) {
+            return isUnsigned ? static_cast<T>(value.get<uint64_t>()) : static_cast<T>(value.get<int64_t>());
+        }
+    }
+    throw nlohmann::json::type_error::create(302, "expected an integer in range, got " + value.dump().substr(0, 40), nullptr);
+}
+
+// `object[key]` as integerValue, or `fallback` when the key is absent.
+template <typename T>
+T integerOr(const nlohmann::json& object, const char* key, T fallback)
+{
+    return object.is_object() && object.contains(key) ? integerValue<T>(object.at(key)) : fallback;
+}
+
+// A JSON array of integers (each as integerValue).
+template <typename T>
+std::vector<T> integerVector(const nlohmann::json& value)
+{
+    if (!value.is_array()) {
+        throw nlohmann::json::type_error::create(302, "expected an array of integers", nullptr);
+    }
+    std::vector<T> out;
+    out.reserve(value.size());
+    for (const nlohmann::json& item : value) {
+        out.push_back(integerValue<T>(item));
+    }
+    return out;
+}
 
 class JsonReader {
 public:

@@ -4,7 +4,9 @@
 #include "core/train/flatsgd.h"
 #include "core/train/lrschedule.h"
 #include "core/train/presets.h"
+#include "core/train/runsummary.h"
 #include "core/util/jsonfile.h"
+#include "core/util/jsonread.h"
 #include "tests/support/expect.h"
 
 #include <nlohmann/json.hpp>
@@ -88,6 +90,32 @@ private slots:
         QVERIFY(lbd::test::throwsInputError([&] { loadTrainConfig(path); }, {path, "nested deeper than 64 levels"}));
         std::string ok = "{\"a\": " + std::string(60, '[') + std::string(60, ']') + "}";
         QCOMPARE(parseJsonText(ok, "ok")["a"].size(), size_t(1));
+    }
+
+    // fuzz_runfolder: {"epoch": 2.2e82} in metrics.jsonl reached get<int>(), a float-to-int
+    // conversion out of range (undefined behaviour). Counts and epochs are read as integers only.
+    void integersAreReadAsIntegersOnly()
+    {
+        using nlohmann::json;
+        QCOMPARE(integerValue<int>(json(3)), 3);
+        QCOMPARE(integerValue<int64_t>(json(uint64_t(1) << 40)), int64_t(1) << 40);
+        for (const json& bad : {json(2.2e82), json(1.5), json(3.0), json(int64_t(1) << 40), json("3"), json(nullptr)}) {
+            bool refused = false;
+            try {
+                integerValue<int>(bad);
+            } catch (const json::type_error&) {
+                refused = true;
+            }
+            QVERIFY2(refused, bad.dump().c_str());
+        }
+        QCOMPARE(integerOr(json::object(), "epochs", 7), 7);
+        QCOMPARE(integerVector<int64_t>(json::parse("[1, 2, 3]")), std::vector<int64_t>({1, 2, 3}));
+        QTemporaryDir temp;
+        {
+            std::ofstream out(temp.filePath("metrics.jsonl").toStdString());
+            out << R"({"epoch": 22222222222222222222222222222222222222222222222222222222222222222222222222222222225})" << "\n";
+        }
+        QVERIFY(lbd::test::throwsInputError([&] { readRunHistory(temp.path().toStdString()); }, {"metrics.jsonl", "epoch record 1"}));
     }
 
     void baselinePresetsSetParticlesUnlessGiven()

@@ -47,7 +47,6 @@
 #include <QLayout>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScreen>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -116,9 +115,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // probabilities, which a run writes when it finishes: a live run's cell has no images yet.
     connect(m_confusionPage, &ConfusionPage::cellActivated, this, [this](qint64 trueClass, qint64 decidedClass) {
         if (m_controller.isActive()) {
-            statusBar()->showMessage(tr("The Gallery shows a cell's images once the run has finished (its test "
-                                        "probabilities are written at the end)."),
-                                     8000);
+            const QString why = tr("The Gallery shows a cell's images once the run has finished (its test probabilities are written at the end).");
+            statusBar()->showMessage(why, 8000);
             return;
         }
         m_galleryPage->showConfusionCell(trueClass, decidedClass);
@@ -127,15 +125,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // Runs: every run folder; opening one shows it on every page.
     m_runsPage = new RunsPage(this);
     addPage(m_runsPage, tr("Runs"), tr("Every run in the runs folder: open, continue, compare."));
-    connect(m_runsPage, &RunsPage::openRequested, this, [this](const QString& directory) {
-        if (openRun(directory)) {
-            m_pages->setCurrentWidget(m_trainingPage);
-        } else {
-            m_runsPage->showMessage(tr("%1 was not opened: a run is training (stop it first) or its files could not be read.")
-                                        .arg(directory),
-                                    true);
-        }
-    });
+    // The Runs and Studies pages open a run the same way, and say so on the page when they cannot.
+    const auto openFrom = [this](auto* page) {
+        return [this, page](const QString& directory) {
+            if (openRun(directory)) {
+                m_pages->setCurrentWidget(m_trainingPage);
+                return;
+            }
+            page->showMessage(tr("%1 was not opened: a run is training (stop it first) or its files could not be read.")
+                                  .arg(directory),
+                              true);
+        };
+    };
+    connect(m_runsPage, &RunsPage::openRequested, this, openFrom(m_runsPage));
     connect(m_runsPage, &RunsPage::continueRequested, this, [this](const QString& directory) {
         if (m_controller.isActive()) {
             m_runsPage->showMessage(tr("%1 was not continued: a run is training (stop it first).").arg(directory), true);
@@ -146,15 +148,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     // Studies: the paper's tables over seeds; a study's run opens like a run of the Runs page.
     m_studiesPage = new StudiesPage(this);
     addPage(m_studiesPage, tr("Studies"), tr("The paper's tables over seeds: run a grid of runs and see mean ± std per cell."));
-    connect(m_studiesPage, &StudiesPage::openRequested, this, [this](const QString& directory) {
-        if (openRun(directory)) {
-            m_pages->setCurrentWidget(m_trainingPage);
-        } else {
-            m_studiesPage->showMessage(tr("%1 was not opened: a run is training (stop it first) or its files could not be read.")
-                                           .arg(directory),
-                                       true);
-        }
-    });
+    connect(m_studiesPage, &StudiesPage::openRequested, this, openFrom(m_studiesPage));
     connect(this, &MainWindow::runFinished, m_runsPage, &RunsPage::refresh);
     connect(this, &MainWindow::runFailed, m_runsPage, &RunsPage::refresh);
     connect(this, &MainWindow::runShown, m_runsPage, [this](const QString& directory) {
@@ -197,12 +191,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
 
     m_reportError = [this](const QString& title, const QString& message) { showErrorDialog(title, message); };
-    m_confirmClose = [this] {
-        return QMessageBox::question(this, tr("Training in progress"),
-                                     tr("A run is training. Stop it (keeping its last checkpoint) and quit?"),
-                                     QMessageBox::Yes | QMessageBox::No, QMessageBox::No)
-               == QMessageBox::Yes;
-    };
+    m_confirmClose = [this] { return confirmStopAndQuit(this); };
 
     // The preset, the last data set and run come back through SessionState::restore (lbd-studio).
     resize(1500, 940);
@@ -276,11 +265,7 @@ void MainWindow::buildActions()
     run->addAction(m_stopAction);
 
     // The panel can collapse to give the pages the whole width (saveState remembers it).
-    QAction* panelAction = m_dock->toggleViewAction();
-    panelAction->setObjectName(QStringLiteral("togglePanelAction"));
-    panelAction->setText(tr("&Experiment panel"));
-    panelAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    panelAction->setToolTip(tr("Show or hide the experiment panel (Ctrl+Shift+E)"));
+    QAction* panelAction = panelToggleAction(m_dock);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(panelAction);
 
@@ -303,11 +288,11 @@ void MainWindow::buildActions()
 
 bool MainWindow::showUserGuide()
 {
-    if (UserGuide::show(this)) {
-        return true;
+    const bool shown = UserGuide::show(this);
+    if (!shown) {
+        statusBar()->showMessage(tr("The user guide (user-guide.md) is not installed."), 8000);
     }
-    statusBar()->showMessage(tr("The user guide (user-guide.md) is not installed."), 8000);
-    return false;
+    return shown;
 }
 
 void MainWindow::buildStatusBar()
@@ -582,19 +567,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
 void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
-    // The panel and the widest page side by side need more than a small screen (1024 px) has:
-    // collapse the panel rather than let the window hang off the screen (View > Experiment panel).
-    const QScreen* screen = this->screen();
-    const int available = screen ? screen->availableGeometry().width() : 0;
-    if (screen && m_dock->isVisible() && minimumSizeHint().width() > available) {
-        m_dock->hide();
-        layout()->activate(); // the window's minimum size drops now, not at the next event loop pass
-        if (minimumSizeHint().width() > available) {
-            m_dock->show(); // a screen too small even for the pages alone: collapsing would not help
-            layout()->activate();
-        } else {
-            statusBar()->showMessage(tr("The experiment panel is collapsed to fit the screen: View > Experiment panel (Ctrl+Shift+E)."), 10000);
-        }
+    if (collapsePanelToFitScreen(this, m_dock)) {
+        statusBar()->showMessage(tr("The experiment panel is collapsed to fit the screen: View > Experiment panel (Ctrl+Shift+E)."), 10000);
     }
     fitToScreen(this); // the frame is known now
 }
@@ -620,10 +594,6 @@ void MainWindow::dropEvent(QDropEvent* event)
     }
 }
 
-void MainWindow::showAbout()
-{
-    AboutDialog dialog(this);
-    dialog.exec();
-}
+void MainWindow::showAbout() { AboutDialog(this).exec(); }
 
 } // namespace lbd::ui

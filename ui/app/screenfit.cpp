@@ -2,6 +2,7 @@
 
 #include <QGuiApplication>
 #include <QScreen>
+#include <QLayout>
 #include <QWidget>
 
 #include <algorithm>
@@ -35,6 +36,26 @@ void fitToScreen(QWidget* window)
         window->resize(fitted.size().shrunkBy(decoration));
         window->move(fitted.topLeft());
     }
+}
+
+bool collapsePanelToFitScreen(QWidget* window, QWidget* panel)
+{
+    const QScreen* screen = window->screen();
+    if (!screen || !panel->isVisible()) {
+        return false;
+    }
+    const int available = screen->availableGeometry().width();
+    if (window->minimumSizeHint().width() <= available) {
+        return false;
+    }
+    panel->hide();
+    window->layout()->activate(); // the window's minimum size drops now, not at the next event loop pass
+    if (window->minimumSizeHint().width() > available) {
+        panel->show(); // a screen too small even for the pages alone: collapsing would not help
+        window->layout()->activate();
+        return false;
+    }
+    return true;
 }
 
 } // namespace lbd::ui

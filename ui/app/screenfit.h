@@ -14,4 +14,9 @@ QRect fittedRect(const QRect& frame, const QRect& available);
 // Applies fittedRect to `window` on the screen it is on (or the primary screen).
 void fitToScreen(QWidget* window);
 
+// The panel and the widest page side by side need more than a small screen (1024 px) has: hides
+// `panel` when that makes `window`'s minimum width fit its screen (and shows it again when even
+// the pages alone would not fit). True when the panel was collapsed.
+bool collapsePanelToFitScreen(QWidget* window, QWidget* panel);
+
 } // namespace lbd::ui

@@ -4,11 +4,14 @@
 #include "ui/widgets/plotexport.h"
 #include "ui/widgets/throttledplot.h"
 
+#include <QAction>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QMenu>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QStatusBar>
 #include <QUrl>
@@ -61,6 +64,24 @@ QStringList droppedFolders(const QMimeData* data)
         }
     }
     return folders;
+}
+
+QAction* panelToggleAction(QDockWidget* dock)
+{
+    QAction* action = dock->toggleViewAction();
+    action->setObjectName(QStringLiteral("togglePanelAction"));
+    action->setText(QObject::tr("&Experiment panel"));
+    action->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    action->setToolTip(QObject::tr("Show or hide the experiment panel (Ctrl+Shift+E)"));
+    return action;
+}
+
+bool confirmStopAndQuit(QWidget* parent)
+{
+    return QMessageBox::question(parent, QObject::tr("Training in progress"),
+                                 QObject::tr("A run is training. Stop it (keeping its last checkpoint) and quit?"),
+                                 QMessageBox::Yes | QMessageBox::No, QMessageBox::No)
+        == QMessageBox::Yes;
 }
 
 } // namespace lbd::ui

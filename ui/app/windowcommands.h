@@ -9,7 +9,10 @@
 
 class QMainWindow;
 class QMenu;
+class QAction;
+class QDockWidget;
 class QMimeData;
+class QWidget;
 
 namespace lbd::ui {
 
@@ -19,6 +22,12 @@ void exportPlots(QMainWindow* window);
 void chooseRunsFolder(QMainWindow* window);
 // Fills File > Recent runs (AppSettings::recentRuns); `open` is called with the chosen folder.
 void fillRecentRuns(QMenu* menu, bool enabled, const std::function<void(const QString&)>& open);
+// View > Experiment panel: the dock's own toggle action, named, with its shortcut (Ctrl+Shift+E).
+QAction* panelToggleAction(QDockWidget* dock);
+
+// Asks whether to stop the training run (keeping its last checkpoint) and quit.
+bool confirmStopAndQuit(QWidget* parent);
+
 // The local folders among dropped URLs.
 QStringList droppedFolders(const QMimeData* data);
 
