@@ -5,6 +5,7 @@
 #include "ui/engine/classifyjob.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
+#include "ui/widgets/emptystate.h"
 #include "ui/widgets/predictionview.h"
 
 #include <QAction>
@@ -119,10 +120,7 @@ void ClassifyPage::buildUi()
     bar->addStretch();
 
     // Empty state: nothing to classify with yet.
-    m_emptyState = new QLabel(this);
-    m_emptyState->setObjectName(QStringLiteral("classifyEmptyState"));
-    m_emptyState->setAlignment(Qt::AlignCenter);
-    m_emptyState->setWordWrap(true);
+    m_emptyState = makeEmptyStateLabel(QStringLiteral("classifyEmptyState"), QString(), this);
     m_emptyState->setText(tr("<h2>No run to classify with yet</h2>"
                              "<p>Train a run (<b>Start training</b> in the tool bar) or open a finished one "
                              "(<b>File &gt; Open run...</b>).</p>"

@@ -4,6 +4,7 @@
 #include "ui/style/decisionruletext.h"
 #include "ui/widgets/classaccuracyplot.h"
 #include "ui/widgets/confusionchart.h"
+#include "ui/widgets/emptystate.h"
 #include "ui/widgets/plottitle.h"
 #include "ui/widgets/throttledplot.h"
 
@@ -77,12 +78,10 @@ ConfusionPage::ConfusionPage(QWidget* parent) : QWidget(parent)
     contentLayout->addLayout(controls);
     contentLayout->addWidget(splitter, 1);
 
-    auto* empty = new QLabel(tr("<h3>No evaluation yet</h3><p>Train a run or open one (File &gt; Open run...). The "
-                                "confusion matrix appears with the run's first evaluation.</p>"),
-                             this);
-    empty->setObjectName(QStringLiteral("confusionEmptyState"));
-    empty->setAlignment(Qt::AlignCenter);
-    empty->setWordWrap(true);
+    QLabel* empty = makeEmptyStateLabel(QStringLiteral("confusionEmptyState"),
+                                        tr("<h3>No evaluation yet</h3><p>Train a run or open one (File &gt; Open run...). The "
+                                           "confusion matrix appears with the run's first evaluation.</p>"),
+                                        this);
 
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(empty);

@@ -8,6 +8,7 @@
 #include "ui/style/decisionruletext.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
+#include "ui/widgets/emptystate.h"
 #include "ui/widgets/fhraxes.h"
 #include "ui/widgets/plottitle.h"
 #include "ui/widgets/throttledplot.h"
@@ -210,13 +211,11 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
 
-    m_emptyLabel = new QLabel(tr("<h3>No run yet</h3><p>Train a run or open one (File &gt; Open run...). The decision lab "
-                                 "re-decides its cached test probabilities with any rule, utility matrix and defer option, "
-                                 "without retraining, and compares the result with one-hot argmax.</p>"),
-                              this);
-    m_emptyLabel->setObjectName(QStringLiteral("labEmptyState"));
-    m_emptyLabel->setAlignment(Qt::AlignCenter);
-    m_emptyLabel->setWordWrap(true);
+    m_emptyLabel = makeEmptyStateLabel(QStringLiteral("labEmptyState"),
+                                       tr("<h3>No run yet</h3><p>Train a run or open one (File &gt; Open run...). The decision "
+                                          "lab re-decides its cached test probabilities with any rule, utility matrix and defer "
+                                          "option, without retraining, and compares the result with one-hot argmax.</p>"),
+                                       this);
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_emptyLabel);
     m_stack->addWidget(results);

@@ -8,6 +8,7 @@
 #include "ui/gallery/tiledelegate.h"
 #include "ui/style/regioncolors.h"
 #include "ui/style/seriescolors.h"
+#include "ui/widgets/emptystate.h"
 #include "ui/widgets/throttledplot.h"
 
 #include <QComboBox>
@@ -162,12 +163,10 @@ GalleryPage::GalleryPage(QWidget* parent) : QWidget(parent)
     contentLayout->addWidget(m_status);
     contentLayout->addWidget(splitter, 1);
 
-    auto* empty = new QLabel(tr("<h3>No run yet</h3><p>Train a run or open one (File &gt; Open run...). The gallery "
-                                "shows its test images with the most disagreement between particles first.</p>"),
-                             this);
-    empty->setObjectName(QStringLiteral("galleryEmptyState"));
-    empty->setAlignment(Qt::AlignCenter);
-    empty->setWordWrap(true);
+    QLabel* empty = makeEmptyStateLabel(QStringLiteral("galleryEmptyState"),
+                                        tr("<h3>No run yet</h3><p>Train a run or open one (File &gt; Open run...). The gallery "
+                                           "shows its test images with the most disagreement between particles first.</p>"),
+                                        this);
 
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(empty);
