@@ -99,7 +99,7 @@ ResolvedStudy resolveStudy(const StudySpec& spec, const StudyOptions& options);
 // The config JSON of one run: the cell's config with the seed set.
 nlohmann::json runConfigJson(const ResolvedStudy& study, const StudyRunRef& run);
 
-// A built-in study (resources/studies/NAME.json), or a study.json path.
+// A built-in study by name (a file in resources/studies), or a study.json path.
 StudySpec findStudySpec(const std::string& nameOrPath);
 struct StudyInfo {
     std::string name;

@@ -8,6 +8,8 @@
 #include "tests/ui/uitestsupport.h"
 
 #include "core/study/studysummary.h"
+#include "core/train/configjson.h"
+#include "tests/support/tinyconfig.h"
 #include "ui/pages/studiespage.h"
 #include "ui/study/studyplots.h"
 #include "ui/study/studyrunmodel.h"
@@ -31,21 +33,18 @@ using namespace lbd::ui;
 
 namespace {
 
-const char* kTinyConfig = R"({
-  "name": "tiny",
-  "data": {"dataset": "synthetic", "imbalance_ratio": 4,
-           "synthetic": {"classes": 4, "train_per_class": 40, "test_per_class": 10, "channels": 1, "size": 16}},
-  "augment": {"output_size": 16, "padding": 2},
-  "model": {"arch": "smallcnn", "particles": 2},
-  "objective": {"alpha": 0.7, "utility": "tail:0.5"},
-  "decision": {"utility": "tail:0.5"},
-  "train": {"epochs": 2, "batch_size": 32, "device": "cpu", "threads": 1}
-})";
+// The core tests' tiny config (tests/support/tinyconfig.h) on one thread: a run trains in about a second.
+QJsonObject tinyConfigJson()
+{
+    lbd::TrainConfig config = lbd::test::tinyConfig();
+    config.train.threads = 1;
+    return QJsonDocument::fromJson(QByteArray::fromStdString(lbd::toJson(config).dump())).object();
+}
 
 // `levels` of one factor "method" over the tiny config, seeds 0 and 1.
 QByteArray tinyStudy(const QString& name, int epochs, const char* levels)
 {
-    QJsonObject config = QJsonDocument::fromJson(kTinyConfig).object();
+    QJsonObject config = tinyConfigJson();
     QJsonObject train = config.value(QStringLiteral("train")).toObject();
     train[QStringLiteral("epochs")] = epochs;
     config[QStringLiteral("train")] = train;
