@@ -39,6 +39,10 @@ int main(int argc, char** argv)
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                         QStringLiteral("Train a short run, write a PNG of every page into DIR, exit."),
                                         QStringLiteral("DIR"));
+    const QCommandLineOption screenshotSize(QStringLiteral("screenshot-size"),
+                                            QStringLiteral("With --screenshot: the window sizes to capture every page at, "
+                                                           "e.g. 1600x1000,1024x700 (files named NN-page-WxH.png)."),
+                                            QStringLiteral("WxH[,WxH...]"));
     const QCommandLineOption preset(QStringLiteral("preset"),
                                     QStringLiteral("Preset to open (id such as quick-cpu, or a JSON file)."),
                                     QStringLiteral("P"));
@@ -53,6 +57,7 @@ int main(int argc, char** argv)
     parser.addOption(version);
     parser.addOption(screenshotStudy);
     parser.addOption(screenshot);
+    parser.addOption(screenshotSize);
     parser.addOption(preset);
     parser.addOption(epochs);
     parser.addOption(latency);
@@ -64,6 +69,13 @@ int main(int argc, char** argv)
     if (parser.isSet(version)) {
         std::printf("%s\n", qPrintable(lbd::ui::AboutDialog::versionText()));
         return 0;
+    }
+
+    const QList<QSize> screenshotSizes = lbd::ui::ScreenshotRunner::parseSizes(parser.value(screenshotSize));
+    if (parser.isSet(screenshotSize) && screenshotSizes.isEmpty()) {
+        std::fprintf(stderr, "lbd-studio: --screenshot-size takes WxH[,WxH...], e.g. 1024x700, not '%s'\n",
+                     qPrintable(parser.value(screenshotSize)));
+        return 2;
     }
 
     lbd::ui::MainWindow window;
@@ -113,6 +125,7 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "lbd-studio: %s: %s\n", qPrintable(title), qPrintable(message));
         });
         auto* runner = new lbd::ui::ScreenshotRunner(&window, parser.value(screenshot), &window);
+        runner->setSizes(screenshotSizes);
         if (!runner->start()) {
             std::fprintf(stderr, "lbd-studio: %s\n", qPrintable(window.experimentPanel()->validationMessage()));
             return 1;

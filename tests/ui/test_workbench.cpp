@@ -11,6 +11,7 @@
 #include "core/util/buildinfo.h"
 #include "ui/app/mainwindow.h"
 #include "ui/app/screenfit.h"
+#include "ui/app/screenshotrunner.h"
 #include "ui/app/sessionstate.h"
 #include "ui/pages/calibrationpage.h"
 #include "ui/pages/trainingpage.h"
@@ -120,6 +121,16 @@ private slots:
             tooLarge << QStringLiteral("main window %1x%2").arg(window_.width()).arg(window_.height());
         }
         QVERIFY2(tooLarge.isEmpty(), qPrintable(tooLarge.join(QStringLiteral(", "))));
+    }
+
+    void screenshotSizesAreParsed()
+    {
+        QCOMPARE(ScreenshotRunner::parseSizes(QStringLiteral("1600x1000,1024x700")),
+                 (QList<QSize>{QSize(1600, 1000), QSize(1024, 700)}));
+        QCOMPARE(ScreenshotRunner::parseSizes(QStringLiteral("800x600")), QList<QSize>{QSize(800, 600)});
+        for (const char* bad : {"", "1024", "1024x", "0x700", "1024x700,big", "-5x3"}) {
+            QVERIFY2(ScreenshotRunner::parseSizes(QString::fromLatin1(bad)).isEmpty(), bad);
+        }
     }
 
     void aRestoredGeometryIsKeptOnTheScreen()

@@ -18,6 +18,9 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QDockWidget>
+#include <QLayout>
+#include <QRegularExpression>
 #include <QFile>
 #include <QImage>
 #include <QPixmap>
@@ -166,11 +169,39 @@ void ScreenshotRunner::capture()
         finish(0);
         return;
     }
-    QDir dir(m_directory);
+    const QDir dir(m_directory);
     QFile report(dir.filePath(QStringLiteral("latency.txt")));
     if (report.open(QIODevice::WriteOnly | QIODevice::Text)) {
         QTextStream(&report) << latency << '\n';
     }
+    bool ok = true;
+    if (m_sizes.isEmpty()) {
+        ok = capturePages(QString());
+    }
+    QDockWidget* panel = m_window->experimentDock();
+    for (const QSize& size : std::as_const(m_sizes)) {
+        panel->show();
+        m_window->resize(size);
+        QApplication::processEvents();
+        if (m_window->minimumSizeHint().width() > size.width() || m_window->minimumSizeHint().height() > size.height()) {
+            panel->hide(); // what the window does on a screen this small (screenfit.h)
+            m_window->layout()->activate();
+            m_window->resize(size);
+        }
+        QApplication::processEvents();
+        const QSize taken = m_window->size();
+        ok = capturePages(QStringLiteral("-%1x%2").arg(taken.width()).arg(taken.height())) && ok;
+    }
+    panel->show();
+    if (!m_stagingDirectory.isEmpty()) {
+        QDir(m_stagingDirectory).removeRecursively();
+    }
+    finish(ok ? 0 : 1);
+}
+
+bool ScreenshotRunner::capturePages(const QString& suffix)
+{
+    const QDir dir(m_directory);
     QTabWidget* pages = m_window->pages();
     bool ok = true;
     for (int i = 0; i < pages->count(); ++i) {
@@ -182,16 +213,27 @@ void ScreenshotRunner::capture()
         QApplication::processEvents();
         QString name = pages->tabText(i).toLower().remove(QLatin1Char('&'));
         name.replace(QLatin1Char(' '), QLatin1Char('-'));
-        const QString path = dir.filePath(QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(name));
+        const QString path = dir.filePath(QStringLiteral("%1-%2%3.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(name, suffix));
         // The whole window shows the page with the experiment panel and the tool bar around it.
         ok = m_window->grab().save(path) && ok;
         std::printf("wrote %s\n", qPrintable(path));
     }
     pages->setCurrentIndex(0);
-    if (!m_stagingDirectory.isEmpty()) {
-        QDir(m_stagingDirectory).removeRecursively();
+    return ok;
+}
+
+QList<QSize> ScreenshotRunner::parseSizes(const QString& text)
+{
+    QList<QSize> sizes;
+    const QRegularExpression form(QStringLiteral("^\\s*(\\d{1,5})x(\\d{1,5})\\s*$"));
+    for (const QString& part : text.split(QLatin1Char(','))) {
+        const QRegularExpressionMatch match = form.match(part);
+        if (!match.hasMatch() || match.captured(1).toInt() <= 0 || match.captured(2).toInt() <= 0) {
+            return {};
+        }
+        sizes << QSize(match.captured(1).toInt(), match.captured(2).toInt());
     }
-    finish(ok ? 0 : 1);
+    return sizes;
 }
 
 void ScreenshotRunner::finish(int exitCode)

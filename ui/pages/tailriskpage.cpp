@@ -67,6 +67,7 @@ TailRiskPage::TailRiskPage(QWidget* parent) : QWidget(parent)
     m_regionPlot->setFixedValueRange(0, 105);
     m_regionPlot->setFixedRange(m_regionPlot->xAxis, 0.4, 3.6);
     m_regionPlot->setInteractions({});
+    m_regionPlot->placeLegendBelow(); // inside, it covered the tail bars on a small window
 
     m_scheme = new QComboBox(this);
     m_scheme->setObjectName(QStringLiteral("regionScheme"));

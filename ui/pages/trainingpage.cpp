@@ -157,7 +157,7 @@ void TrainingPage::buildLossPlot()
     p->xAxis->setLabel(tr("epoch"));
     p->yAxis->setLabel(tr("loss (nats per image)"));
     p->yAxis2->setVisible(true);
-    p->yAxis2->setLabel(tr("annealing weight a(e) = exp(-e/tau)"));
+    p->yAxis2->setLabel(tr("annealing a(e) = exp(-e/tau)"));
     m_lossPlot->setFixedRange(p->yAxis2, 0, 1.05);
     m_batchLossRaw = addLine(p, tr("batch loss, raw"), QColor(150, 150, 150, 70), Qt::SolidLine, 1.0);
     m_batchLossRaw->removeFromLegend();

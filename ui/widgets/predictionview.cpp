@@ -103,16 +103,16 @@ PredictionView::PredictionView(QWidget* parent) : QWidget(parent)
 
     m_topPlot = new ThrottledPlot(this);
     m_topPlot->setObjectName(QStringLiteral("topKPlot"));
-    addPlotTitle(m_topPlot, tr("Predictive distribution pbar: top classes"), 10);
+    addPlotTitle(m_topPlot, tr("Predictive pbar: top classes"), 10);
     m_topPlot->xAxis->setLabel(tr("class (most probable first; colour = region)"));
-    m_topPlot->yAxis->setLabel(tr("pbar(class | x) (probability)"));
+    m_topPlot->yAxis->setLabel(tr("pbar(class | x)"));
     m_topPlot->setFixedValueRange(0, 1.05);
     m_topPlot->placeLegendBelow();
     m_particlePlot = new ThrottledPlot(this);
     m_particlePlot->setObjectName(QStringLiteral("particlePlot"));
-    addPlotTitle(m_particlePlot, tr("Each particle's distribution p_j over the same classes"), 10);
+    addPlotTitle(m_particlePlot, tr("Each particle's p_j, same classes"), 10);
     m_particlePlot->xAxis->setLabel(tr("class"));
-    m_particlePlot->yAxis->setLabel(tr("p_j(class | x) (probability)"));
+    m_particlePlot->yAxis->setLabel(tr("p_j(class | x)"));
     m_particlePlot->setFixedValueRange(0, 1.05);
     m_particlePlot->placeLegendBelow();
     for (ThrottledPlot* plot : {m_topPlot, m_particlePlot}) {

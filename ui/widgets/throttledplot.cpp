@@ -4,6 +4,7 @@
 #include "ui/widgets/plotpalette.h"
 
 #include <QMenu>
+#include <QResizeEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -122,6 +123,34 @@ void ThrottledPlot::placeLegendBelow()
     legend->setBrush(Qt::NoBrush);
     row->setMargins(QMargins(0, 0, 0, 0));
     plotLayout()->setRowStretchFactor(plotLayout()->rowCount() - 1, 0.001);
+    m_legendBelow = true;
+    fitLegendColumns(width());
+}
+
+void ThrottledPlot::fitLegendColumns(int width)
+{
+    if (!m_legendBelow || legend->itemCount() == 0) {
+        return;
+    }
+    int widest = 1;
+    for (int i = 0; i < legend->elementCount(); ++i) {
+        if (QCPLayoutElement* item = legend->elementAt(i)) {
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+        }
+    }
+    const QMargins margins = legend->margins();
+    const int available = width - margins.left() - margins.right();
+    const int columns = std::clamp((available + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1, 3);
+    if (columns != legend->wrap()) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-flow into the new column count
+    }
+}
+
+void ThrottledPlot::resizeEvent(QResizeEvent* event)
+{
+    fitLegendColumns(event->size().width()); // before the base class lays out and replots
+    QCustomPlot::resizeEvent(event);
 }
 
 bool ThrottledPlot::exportPng(const QString& path)

@@ -25,7 +25,8 @@ public:
     // An axis that fitToData() leaves at [lower, upper] (accuracy in %, a weight in [0, 1]).
     void setFixedRange(QCPAxis* axis, double lower, double upper);
     void setFixedValueRange(double lower, double upper) { setFixedRange(yAxis, lower, upper); }
-    // Moves the legend from inside the axis rect to a row under the plot, so it never hides data.
+    // Moves the legend from inside the axis rect to a row under the plot, so it never hides data;
+    // it takes as many columns (up to 3) as fit the plot's width, so no entry is cut on a small window.
     void placeLegendBelow();
     // PNG at twice the on-screen size (plotexport.h).
     bool exportPng(const QString& path);
@@ -38,14 +39,17 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void showContextMenu(const QPoint& position);
+    void fitLegendColumns(int width);
 
     QTimer m_replotTimer;
     bool m_userMovedView = false; // stop auto-fitting once the user zooms or pans
     QHash<QCPAxis*, QCPRange> m_fixedRanges;
     int m_replots = 0;
+    bool m_legendBelow = false;
 };
 
 } // namespace lbd::ui
