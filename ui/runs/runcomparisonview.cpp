@@ -4,12 +4,19 @@
 
 #include "ui/widgets/throttledplot.h"
 
+#include "core/train/runfolder.h"
+
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTableWidget>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -136,6 +143,7 @@ ComparedRun loadComparedRun(const QString& directory)
                 run.tailAccuracy << (regions.size() == 3 ? 100.0 * regions[2].counts.accuracy : 0.0);
             }
         }
+        run.curves = metricCurves(lbd::RunFolder(directory.toStdString()).readJsonLines(lbd::RunFolder::kMetrics));
     } catch (const std::exception& error) {
         run.evalEpochs.clear();
         run.accuracy.clear();
@@ -143,6 +151,7 @@ ComparedRun loadComparedRun(const QString& directory)
         run.validationAccuracy.clear();
         run.epochs.clear();
         run.loss.clear();
+        run.curves.clear();
         run.error = QString::fromUtf8(error.what());
     }
     return run;
@@ -190,28 +199,21 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)
     auto* panels = new QCPLayoutGrid;
     layout->addElement(1, 0, panels);
     auto* margins = new QCPMarginGroup(m_plot);
-    const QString titles[3] = {tr("Test accuracy"), tr("Tail accuracy (tail third of the classes)"),
-                               tr("Training objective")};
-    const QString yLabels[3] = {tr("accuracy (%)"), tr("tail accuracy (%)"), tr("objective L (epoch mean)")};
     QFont panelFont = font();
     panelFont.setBold(true);
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < kPanels; ++i) {
         auto* column = new QCPLayoutGrid;
         panels->addElement(0, i, column);
-        column->addElement(0, 0, new QCPTextElement(m_plot, titles[i], panelFont));
+        m_panelTitles[i] = new QCPTextElement(m_plot, QString(), panelFont);
+        column->addElement(0, 0, m_panelTitles[i]);
         QCPAxisRect* rect = i == 0 ? first : new QCPAxisRect(m_plot);
         column->addElement(1, 0, rect);
         column->setRowStretchFactor(0, 0.001);
         rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins);
-        rect->axis(QCPAxis::atBottom)->setLabel(i == 2 ? tr("epoch") : tr("epoch (evaluations)"));
-        rect->axis(QCPAxis::atLeft)->setLabel(yLabels[i]);
         rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
         rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
         m_rects[i] = rect;
     }
-    // A little beyond [0, 100] so that runs at 0 % or 100 % are not drawn on the frame.
-    m_plot->setFixedRange(m_rects[0]->axis(QCPAxis::atLeft), -3, 103);
-    m_plot->setFixedRange(m_rects[1]->axis(QCPAxis::atLeft), -3, 103);
 
     first->insetLayout()->take(m_plot->legend);
     auto* legendRow = new QCPLayoutGrid;
@@ -233,8 +235,37 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
+    // A metric picker per panel, over the metrics the compared runs recorded.
+    auto* pickers = new QHBoxLayout;
+    pickers->setContentsMargins(0, 0, 0, 0);
+    const QString positions[kPanels] = {tr("Left"), tr("Middle"), tr("Right")};
+    for (int i = 0; i < kPanels; ++i) {
+        m_pickers[i] = new QComboBox(this);
+        m_pickers[i]->setObjectName(QStringLiteral("comparisonMetric%1").arg(i));
+        m_pickers[i]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        m_pickers[i]->setToolTip(tr("%1 panel: the metric to plot against the epoch. The list holds every metric the "
+                                    "compared runs recorded in metrics.jsonl.").arg(positions[i]));
+        pickers->addWidget(m_pickers[i]);
+        connect(m_pickers[i], &QComboBox::activated, this, [this, i] {
+            setPanelMetric(i, m_pickers[i]->currentData().toString().toStdString());
+        });
+    }
+    m_groupSeeds = new QCheckBox(tr("Seeds as one curve"), this);
+    m_groupSeeds->setObjectName(QStringLiteral("comparisonGroupSeeds"));
+    m_groupSeeds->setChecked(true);
+    m_groupSeeds->setToolTip(tr("Runs whose settings differ only in their seeds are drawn as one curve, the mean over "
+                                "the seeds, with a band of ± 1 sample standard deviation."));
+    connect(m_groupSeeds, &QCheckBox::toggled, this, [this] { setRuns(std::move(m_runs)); });
+    pickers->addWidget(m_groupSeeds);
+    pickers->addStretch();
+    auto* figure = new QWidget(this);
+    auto* figureLayout = new QVBoxLayout(figure);
+    figureLayout->setContentsMargins(0, 0, 0, 0);
+    figureLayout->addLayout(pickers);
+    figureLayout->addWidget(m_plot, 1);
+
     auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(m_plot);
+    splitter->addWidget(figure);
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
@@ -242,6 +273,8 @@ RunComparisonView::RunComparisonView(QWidget* parent) : QWidget(parent)
     auto* box = new QHBoxLayout(this);
     box->setContentsMargins(0, 0, 0, 0);
     box->addWidget(splitter);
+    fillPickers();
+    rebuildPlot();
     rebuildTable();
 }
 
@@ -261,8 +294,147 @@ void RunComparisonView::setRuns(std::vector<ComparedRun> runs)
         run.label = fromStd(unique ? run.summary.name : run.summary.folderName);
     }
     m_runs = std::move(runs);
+    std::vector<lbd::RunSummary> summaries;
+    for (const ComparedRun& run : m_runs) {
+        summaries.push_back(run.summary);
+    }
+    m_groups.clear();
+    for (lbd::RunGroup& group : m_groupSeeds->isChecked() ? lbd::groupRunsBySeed(summaries) // reads each config.json
+                                                           : std::vector<lbd::RunGroup>{}) {
+        // A run without curves (metrics.jsonl unreadable) is drawn alone, so its legend says why.
+        lbd::RunGroup readable{group.name, {}, {}};
+        for (size_t k = 0; k < group.members.size(); ++k) {
+            if (m_runs[group.members[k]].error.isEmpty()) {
+                readable.members.push_back(group.members[k]);
+                readable.seeds.push_back(group.seeds[k]);
+            }
+        }
+        if (!readable.members.empty()) {
+            m_groups.push_back(std::move(readable));
+        }
+    }
+    for (size_t i = 0; i < m_runs.size(); ++i) {
+        bool grouped = false;
+        for (const lbd::RunGroup& group : m_groups) {
+            grouped = grouped || std::find(group.members.begin(), group.members.end(), i) != group.members.end();
+        }
+        if (!grouped) {
+            m_groups.push_back({m_runs[i].label.toStdString(), {i}, {}});
+        }
+    }
+    std::sort(m_groups.begin(), m_groups.end(), [](const lbd::RunGroup& a, const lbd::RunGroup& b) {
+        return a.members.front() < b.members.front(); // in the order of the runs given
+    });
+    m_runColor.assign(m_runs.size(), 0);
+    for (size_t g = 0; g < m_groups.size(); ++g) {
+        for (const size_t member : m_groups[g].members) {
+            m_runColor[member] = static_cast<int>(g);
+        }
+    }
+    fillPickers();
     rebuildPlot();
     rebuildTable();
+}
+
+QString RunComparisonView::groupLabel(const QString& name, const std::vector<int64_t>& seeds)
+{
+    QStringList list;
+    for (const int64_t seed : seeds) {
+        list << QString::number(seed);
+    }
+    return tr("%1: mean of seeds %2").arg(name, list.join(QStringLiteral(", ")));
+}
+
+void RunComparisonView::fillPickers()
+{
+    for (int i = 0; i < kPanels; ++i) {
+        QComboBox* picker = m_pickers[i];
+        const QSignalBlocker blocker(picker);
+        picker->clear();
+        for (const ComparisonMetric& metric : comparisonMetrics()) {
+            bool recorded = m_runs.empty(); // nothing compared yet: list everything
+            for (const ComparedRun& run : m_runs) {
+                recorded = recorded || run.curves.count(metric.key) > 0;
+            }
+            if (recorded || metric.key == m_panelMetrics[i]) {
+                picker->addItem(metric.title, QString::fromStdString(metric.key));
+                picker->setItemData(picker->count() - 1, metric.help, Qt::ToolTipRole);
+            }
+        }
+        picker->setCurrentIndex(picker->findData(QString::fromStdString(m_panelMetrics[i])));
+    }
+}
+
+bool RunComparisonView::setPanelMetric(int panel, const std::string& key)
+{
+    if (panel < 0 || panel >= kPanels || !comparisonMetric(key)) {
+        return false;
+    }
+    const int index = m_pickers[panel]->findData(QString::fromStdString(key));
+    if (index < 0) {
+        return false;
+    }
+    m_panelMetrics[panel] = key;
+    const QSignalBlocker blocker(m_pickers[panel]);
+    m_pickers[panel]->setCurrentIndex(index);
+    rebuildPlot();
+    return true;
+}
+
+void RunComparisonView::setGroupSeeds(bool on)
+{
+    m_groupSeeds->setChecked(on); // toggled rebuilds
+}
+
+void RunComparisonView::addCurve(const std::vector<size_t>& members, const QString& name, const QColor& color, int index)
+{
+    const QPen pen(color, 2.0, runPenStyle(index));
+    for (int panel = 0; panel < kPanels; ++panel) {
+        QCPAxisRect* rect = m_rects[panel];
+        QCPGraph* graph = m_plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        graph->setPen(pen);
+        graph->setName(name);
+        if (panel > 0) {
+            graph->removeFromLegend(); // one legend entry per curve
+        }
+        std::vector<const MetricCurve*> curves;
+        for (const size_t member : members) {
+            const auto it = m_runs[member].curves.find(m_panelMetrics[panel]);
+            curves.push_back(it == m_runs[member].curves.end() ? nullptr : &it->second);
+        }
+        if (members.size() == 1) {
+            if (curves[0]) {
+                graph->setData(curves[0]->epochs, curves[0]->values, true);
+            }
+            if (!curves[0] || curves[0]->epochs.size() <= 12) {
+                graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen.color(), pen.color(), 5));
+            }
+            continue;
+        }
+        // A seed group: the mean, and a band of ± 1 sample std where two or more seeds recorded the epoch.
+        const GroupCurve group = groupCurve(curves);
+        graph->setData(group.epochs, group.mean, true);
+        QVector<double> upper, lower;
+        for (int i = 0; i < group.epochs.size(); ++i) {
+            const double spread = std::isfinite(group.std[i]) ? group.std[i] : 0.0;
+            upper << group.mean[i] + spread;
+            lower << group.mean[i] - spread;
+        }
+        QCPGraph* high = m_plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        QCPGraph* low = m_plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        high->setName(name + tr(" + 1 std"));
+        low->setName(name + tr(" - 1 std"));
+        high->setData(group.epochs, upper, true);
+        low->setData(group.epochs, lower, true);
+        QColor fill = color;
+        fill.setAlpha(55);
+        for (QCPGraph* edge : {high, low}) {
+            edge->setPen(Qt::NoPen);
+            edge->removeFromLegend();
+        }
+        low->setBrush(fill);
+        low->setChannelFillGraph(high);
+    }
 }
 
 void RunComparisonView::rebuildPlot()
@@ -270,30 +442,28 @@ void RunComparisonView::rebuildPlot()
     m_plot->clearGraphs();
     m_title->setText(m_runs.empty() ? tr("Run comparison: select two or more runs and press Compare")
                                     : tr("Run comparison (%1 runs)").arg(m_runs.size()));
-    for (size_t i = 0; i < m_runs.size(); ++i) {
-        const ComparedRun& run = m_runs[i];
-        QPen pen(seriesColor(static_cast<int>(i)), 2.0, runPenStyle(static_cast<int>(i)));
-        const QString name = run.error.isEmpty() ? run.label : tr("%1 (no curves: metrics.jsonl unreadable)").arg(run.label);
-        for (int panel = 0; panel < 3; ++panel) {
-            QCPAxisRect* rect = m_rects[panel];
-            QCPGraph* graph = m_plot->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-            graph->setPen(pen);
-            graph->setName(name);
-            if (panel == 0) {
-                graph->setData(run.evalEpochs, run.accuracy, true);
-            } else if (panel == 1) {
-                graph->setData(run.evalEpochs, run.tailAccuracy, true);
-            } else {
-                graph->setData(run.epochs, run.loss, true);
-            }
-            if (panel < 2) {
-                graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, pen.color(), pen.color(), 5));
-            } else {
-                graph->removeFromLegend(); // one legend entry per run
-            }
-            if (panel == 1) {
-                graph->removeFromLegend();
-            }
+    for (int panel = 0; panel < kPanels; ++panel) {
+        const ComparisonMetric* metric = comparisonMetric(m_panelMetrics[panel]);
+        QCPAxisRect* rect = m_rects[panel];
+        m_panelTitles[panel]->setText(metric->title);
+        rect->axis(QCPAxis::atLeft)->setLabel(metric->axis);
+        rect->axis(QCPAxis::atBottom)->setLabel(tr("epoch"));
+        if (metric->percent) {
+            // A little beyond [0, 100] so that runs at 0 % or 100 % are not drawn on the frame.
+            m_plot->setFixedRange(rect->axis(QCPAxis::atLeft), -3, 103);
+        } else {
+            m_plot->clearFixedRange(rect->axis(QCPAxis::atLeft));
+        }
+    }
+    for (size_t g = 0; g < m_groups.size(); ++g) {
+        const lbd::RunGroup& group = m_groups[g];
+        const int colorIndex = static_cast<int>(g);
+        if (group.members.size() == 1) {
+            const ComparedRun& run = m_runs[group.members.front()];
+            const QString name = run.error.isEmpty() ? run.label : tr("%1 (no curves: metrics.jsonl unreadable)").arg(run.label);
+            addCurve(group.members, name, seriesColor(colorIndex), colorIndex);
+        } else {
+            addCurve(group.members, groupLabel(QString::fromStdString(group.name), group.seeds), seriesColor(colorIndex), colorIndex);
         }
     }
     m_plot->fitToData();
@@ -304,10 +474,14 @@ void RunComparisonView::rebuildPlot()
             x->setRange(x->range().center() - 1, x->range().center() + 1);
         }
     }
-    // fitToData pads only the first panel's value axis; keep the objective off the frame too.
-    QCPAxis* lossAxis = m_rects[2]->axis(QCPAxis::atLeft);
-    const QCPRange lossRange = lossAxis->range();
-    lossAxis->setRange(lossRange.lower - 0.05 * lossRange.size(), lossRange.upper + 0.05 * lossRange.size());
+    // fitToData pads only the first panel's value axis; keep the other panels' curves off the frame too.
+    for (int panel = 1; panel < kPanels; ++panel) {
+        if (!comparisonMetric(m_panelMetrics[panel])->percent) {
+            QCPAxis* axis = m_rects[panel]->axis(QCPAxis::atLeft);
+            const QCPRange range = axis->range();
+            axis->setRange(range.lower - 0.05 * range.size(), range.upper + 0.05 * range.size());
+        }
+    }
     m_plot->replot();
 }
 
@@ -335,7 +509,7 @@ void RunComparisonView::rebuildTable()
     for (size_t c = 0; c < m_runs.size(); ++c) {
         const lbd::RunSummary& summary = m_runs[c].summary;
         auto* header = new QTableWidgetItem(summary.warnings.empty() ? m_runs[c].label : QStringLiteral("\u26a0 ") + m_runs[c].label);
-        header->setForeground(seriesColor(static_cast<int>(c)));
+        header->setForeground(seriesColor(m_runColor.empty() ? static_cast<int>(c) : m_runColor[c])); // its curve's colour
         QString tip = fromStd(summary.directory) // the folder, kept out of the cells for width
                       + (m_runs[c].error.isEmpty() ? QString() : QStringLiteral("\n") + m_runs[c].error);
         for (const std::string& warning : summary.warnings) {
@@ -364,7 +538,7 @@ void RunComparisonView::rebuildTable()
         for (size_t c = 0; c < m_runs.size(); ++c) {
             auto* item = new QTableWidgetItem(row.text(m_runs[c]));
             item->setToolTip(row.toolTip);
-            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            item->setTextAlignment(Qt::AlignLeft | Qt::AlignVCenter); // right-aligned, a wide column hid its values off-screen
             const auto value = row.better != 0 ? row.value(m_runs[c]) : std::nullopt;
             if (!m_runs[c].summary.warnings.empty() && row.better != 0) {
                 item->setForeground(QColor(0xb3, 0x5c, 0x00));

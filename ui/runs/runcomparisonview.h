@@ -1,7 +1,10 @@
 #pragma once
-// The comparison of two or more runs: one figure of three panels (test accuracy and tail
-// accuracy at every evaluation epoch, the training objective at every epoch), one line per run
-// in the same colour across panels with the run names as legend, and a table with the runs side
+// The comparison of two or more runs: one figure of three panels, each showing any metric the
+// runs recorded (comparisonmetrics.h: accuracy overall and by region, FHR, ECE, AURC, NLL,
+// AUROC, validation accuracy, the objective...; by default test accuracy, tail accuracy and the
+// training objective), one line per run in the same colour across panels with the run names as
+// legend; runs that differ only in their seed (core/study/rungroups.h) are one line, their mean,
+// with a ± 1 sample std band (unless "Seeds as one curve" is off); and a table with the runs side
 // by side (metrics as rows: both utilities, both FHR means, AURC, the report's warnings; the best
 // value of a ranked metric in bold, never for a run whose report is flagged degenerate), then one
 // row per config.json key whose value differs between the runs (configdiff.h). The
@@ -12,9 +15,13 @@
 
 #include <vector>
 
+#include "core/study/rungroups.h"
 #include "core/train/runsummary.h"
+#include "ui/runs/comparisonmetrics.h"
 #include "ui/runs/configdiff.h"
 
+class QCheckBox;
+class QComboBox;
 class QCPAxisRect;
 class QCPTextElement;
 class QTableWidget;
@@ -38,6 +45,7 @@ struct ComparedRun {
     QVector<double> loss;         // the training objective L, mean over the epoch
     QString error;                // why there are no curves (metrics.jsonl damaged)
     FlatConfig config;            // config.json flattened, for the rows of keys that differ
+    MetricCurves curves;          // every metric metrics.jsonl recorded, against the epoch
 };
 ComparedRun loadComparedRun(const QString& directory);
 
@@ -64,6 +72,18 @@ public:
     QCPAxisRect* accuracyRect() const { return m_rects[0]; }
     QCPAxisRect* tailRect() const { return m_rects[1]; }
     QCPAxisRect* lossRect() const { return m_rects[2]; }
+    QCPAxisRect* panelRect(int panel) const { return m_rects[panel]; }
+
+    static constexpr int kPanels = 3;
+    // The metric a panel shows (a comparisonMetrics() key); false for a key none of the runs has.
+    bool setPanelMetric(int panel, const std::string& key);
+    std::string panelMetric(int panel) const { return m_panelMetrics[panel]; }
+    QComboBox* metricPicker(int panel) const { return m_pickers[panel]; }
+    // Runs that differ only in their seed as one mean ± std curve (on by default).
+    void setGroupSeeds(bool on);
+    QCheckBox* groupSeedsBox() const { return m_groupSeeds; }
+    // The legend name of a seed group's curve ("tiny: mean of seeds 0, 1, 2").
+    static QString groupLabel(const QString& name, const std::vector<int64_t>& seeds);
 
     // The figure at a fixed report size; false with *error set when nothing is compared or the
     // file cannot be written.
@@ -76,12 +96,21 @@ public:
 private:
     void rebuildPlot();
     void rebuildTable();
+    void fillPickers();
+    // One curve (a run, or a seed group's mean with its band) on every panel, in `color`.
+    void addCurve(const std::vector<size_t>& members, const QString& name, const QColor& color, int index);
 
     ThrottledPlot* m_plot = nullptr;
     QCPTextElement* m_title = nullptr;
-    QCPAxisRect* m_rects[3] = {nullptr, nullptr, nullptr};
+    QCPAxisRect* m_rects[kPanels] = {nullptr, nullptr, nullptr};
+    QCPTextElement* m_panelTitles[kPanels] = {nullptr, nullptr, nullptr};
+    QComboBox* m_pickers[kPanels] = {nullptr, nullptr, nullptr};
+    std::string m_panelMetrics[kPanels] = {"accuracy", "tail", "loss"};
+    QCheckBox* m_groupSeeds = nullptr;
     QTableWidget* m_table = nullptr;
     std::vector<ComparedRun> m_runs;
+    std::vector<lbd::RunGroup> m_groups; // of m_runs by seed
+    std::vector<int> m_runColor;         // each run's curve colour index (its group's)
 };
 
 } // namespace lbd::ui

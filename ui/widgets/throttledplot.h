@@ -25,6 +25,8 @@ public:
     // An axis that fitToData() leaves at [lower, upper] (accuracy in %, a weight in [0, 1]).
     void setFixedRange(QCPAxis* axis, double lower, double upper);
     void setFixedValueRange(double lower, double upper) { setFixedRange(yAxis, lower, upper); }
+    // fitToData() fits `axis` to the data again.
+    void clearFixedRange(QCPAxis* axis) { m_fixedRanges.remove(axis); }
     // Moves the legend from inside the axis rect to a row under the plot, so it never hides data;
     // it takes as many columns (up to 3) as fit the plot's width, so no entry is cut on a small window.
     void placeLegendBelow();
