@@ -263,6 +263,7 @@ void MainWindow::buildActions()
     run->addAction(m_startAction);
     run->addAction(m_pauseAction);
     run->addAction(m_stopAction);
+    run->addAction(runReportAction(this, [this] { return m_shownRun; }));
 
     // The panel can collapse to give the pages the whole width (saveState remembers it).
     QAction* panelAction = panelToggleAction(m_dock);

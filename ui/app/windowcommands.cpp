@@ -1,6 +1,7 @@
 #include "ui/app/windowcommands.h"
 
 #include "ui/app/appsettings.h"
+#include "ui/report/runreport.h"
 #include "ui/widgets/plotexport.h"
 #include "ui/widgets/throttledplot.h"
 
@@ -31,6 +32,29 @@ void exportPlots(QMainWindow* window)
         }
     }
     window->statusBar()->showMessage(QObject::tr("%1 files written to %2").arg(written).arg(dir), 8000);
+}
+
+QAction* runReportAction(QMainWindow* window, std::function<QString()> shownRun)
+{
+    auto* action = new QAction(QObject::tr("Write run &report (Markdown, PDF, plots)"), window);
+    action->setObjectName(QStringLiteral("runReportAction"));
+    action->setToolTip(QObject::tr("Write the shown run's tables (accuracy by region, FHR, calibration, config) and plots "
+                                   "as report.md with PNGs, and report.pdf, into the run's report folder."));
+    QObject::connect(action, &QAction::triggered, window, [window, shownRun = std::move(shownRun)] {
+        const QString run = shownRun();
+        if (run.isEmpty()) {
+            window->statusBar()->showMessage(QObject::tr("No run to report on: train a run or open one first."), 8000);
+            return;
+        }
+        RunReportFiles files;
+        QString error;
+        if (writeRunReport(run, defaultReportDirectory(run), &files, &error)) {
+            window->statusBar()->showMessage(QObject::tr("Report written: %1 and %2").arg(files.markdown, files.pdf), 10000);
+        } else {
+            window->statusBar()->showMessage(error, 10000);
+        }
+    });
+    return action;
 }
 
 void chooseRunsFolder(QMainWindow* window)

@@ -25,6 +25,10 @@ void fillRecentRuns(QMenu* menu, bool enabled, const std::function<void(const QS
 // View > Experiment panel: the dock's own toggle action, named, with its shortcut (Ctrl+Shift+E).
 QAction* panelToggleAction(QDockWidget* dock);
 
+// Run > Write run report: report.md, report.pdf and the plots of the run `shownRun()` returns
+// into RUN/report (runreport.h); the status bar says where, or why not.
+QAction* runReportAction(QMainWindow* window, std::function<QString()> shownRun);
+
 // Asks whether to stop the training run (keeping its last checkpoint) and quit.
 bool confirmStopAndQuit(QWidget* parent);
 
