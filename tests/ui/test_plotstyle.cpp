@@ -6,6 +6,7 @@
 
 #include "ui/pages/trainingpage.h"
 #include "ui/style/regioncolors.h"
+#include "ui/widgets/classcountchart.h"
 #include "ui/widgets/plotexport.h"
 #include "ui/widgets/plottitle.h"
 #include "ui/widgets/smoothedseries.h"
@@ -15,6 +16,9 @@
 #include <QFile>
 #include <QImage>
 #include <QSlider>
+#include <QtCharts/QAbstractAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QLegend>
 
 #include <cmath>
 
@@ -70,6 +74,33 @@ private slots:
         const QColor grid = plot.xAxis->grid()->pen().color();
         QVERIFY(grid.lightness() > dark.color(QPalette::Base).lightness());
         QVERIFY(grid.lightness() < text.lightness());
+    }
+
+    // The Qt Charts chart (the panel's class counts) follows the palette too, whether the palette
+    // comes before the data or changes afterwards (a theme switched while the app runs).
+    void qtChartsFollowADarkPalette()
+    {
+        const QPalette dark = darkPalette();
+        const QColor text = dark.color(QPalette::Text);
+        for (const bool paletteFirst : {true, false}) {
+            ClassCountChart chart;
+            if (paletteFirst) {
+                chart.setPalette(dark);
+            }
+            chart.setCounts({QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}, {300, 60, 12});
+            if (!paletteFirst) {
+                chart.setPalette(dark);
+            }
+            QCOMPARE(chart.chart()->axes().size(), 2);
+            for (QAbstractAxis* axis : chart.chart()->axes()) {
+                QCOMPARE(axis->labelsColor(), text);
+                QVERIFY(axis->labelsColor().lightness() > 180); // light on dark, readable
+                QCOMPARE(axis->titleBrush().color(), text);
+            }
+            QCOMPARE(chart.chart()->titleBrush().color(), text);
+            QCOMPARE(chart.chart()->legend()->labelColor(), text);
+            QCOMPARE(chart.chart()->backgroundBrush().color(), dark.color(QPalette::Base));
+        }
     }
 
     void exportsPngAtTwiceTheSizePdfAndSvg()

@@ -2,11 +2,13 @@
 
 #include "core/data/regions.h"
 #include "ui/style/regioncolors.h"
+#include "ui/widgets/chartpalette.h"
 
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
+#include <QEvent>
 #include <QToolTip>
 
 #include <algorithm>
@@ -35,6 +37,15 @@ void ClassCountChart::showMessage(const QString& message)
         delete axis;
     }
     chart()->setTitle(message);
+    applyChartPalette(chart(), palette());
+}
+
+void ClassCountChart::changeEvent(QEvent* event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyChartPalette(chart(), palette()); // a theme changed while the app runs
+    }
 }
 
 void ClassCountChart::setCounts(const QStringList& classNames, const std::vector<int64_t>& counts, const QString& note)
@@ -98,6 +109,7 @@ void ClassCountChart::setCounts(const QStringList& classNames, const std::vector
     chart()->addAxis(yAxis, Qt::AlignLeft);
     series->attachAxis(xAxis);
     series->attachAxis(yAxis);
+    applyChartPalette(chart(), palette()); // the new axes too
 
     int64_t total = 0;
     for (int64_t n : counts) {

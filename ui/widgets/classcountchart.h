@@ -1,7 +1,7 @@
 #pragma once
 // Training images per class after the long-tailed split, as a Qt Charts bar chart coloured by
 // region (head / med / tail, thirds by class index as in the paper). Hovering a bar names the
-// class and its count.
+// class and its count. Its colours follow the window palette (chartpalette.h).
 #include <QtCharts/QChartView>
 
 #include <QStringList>
@@ -21,6 +21,9 @@ public:
     void setCounts(const QStringList& classNames, const std::vector<int64_t>& counts, const QString& note = {});
     void showMessage(const QString& message); // no counts (yet): e.g. "reading the folder..."
     const std::vector<int64_t>& counts() const { return m_counts; }
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 private:
     std::vector<int64_t> m_counts;
