@@ -117,6 +117,21 @@ unionA() {
   touch "$work/union-a.done"
 }
 
+# Everything so far, small files only, into one archive in $OUT: every call returns what it can,
+# since a machine left idle for 30 s between calls is given back with all of it.
+pack() {
+  (cd "$work" && find . -path ./out -prune -o \( -name '*.json' -o -name '*.jsonl' -o -name '*.md' -o -name '*.csv' \
+     -o -name '*.tex' -o -name '*.log' -o -name '*.txt' \) -print0 | tar --null -czf "$out/paper-studies.tar.gz" -T -)
+}
+
+# `retry` and `finish` continue what `start` began on this same machine.
+needState() {
+  if [ ! -x "$lbd" ] || [ ! -f "$work/recipe.json" ]; then
+    echo "nothing of an earlier start on this machine (a fresh machine: the last one was given back)" >&2
+    exit 1
+  fi
+}
+
 case "${1:-}" in
   build) bash "$tools/studies.sh" build ;;
   start)
@@ -140,11 +155,31 @@ JSON
       [ -f "$log" ] && { echo "== $(basename "$log")"; grep -E "^(finished|failed|progress)|images/s|start|done|wall" "$log" | tail -6; }
     done
     nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader
+    pack
+    ;;
+  retry)
+    # Union A's failed runs again, one process per seed and GPU (threads of one process can
+    # disturb each other's CUDA graph capture: "operation not permitted when stream is
+    # capturing"), each stopped cleanly after $2 seconds. Finished runs are copied, not trained.
+    needState
+    while [ ! -f "$work/union-a.done" ] || [ ! -f "$work/gpu0.done" ]; do sleep 5; done
+    grep -E "^failed" "$work/union-a.log" || true
+    pids=()
+    for seed in 0 1 2; do
+      CUDA_VISIBLE_DEVICES=$((seed + 1)) timeout "${2:-280}" "$lbd" study "$tools/paper-union-a.json" --seeds "$seed" \
+        --out "$work/union-a-retry-$seed" --reuse-from "$work/union-a" --device cuda:0 "${common[@]}" \
+        > "$work/union-a-retry-$seed.md" 2> "$work/union-a-retry-$seed.log" &
+      pids+=($!)
+    done
+    wait "${pids[@]}" || true
+    grep -hE "^(finished|failed)|runs finished" "$work"/union-a-retry-*.log "$work"/union-a-retry-*.md || true
+    pack
     ;;
   finish)
     # Waits (at most $LBD_WAIT seconds, default 480: a device call lasts 10 minutes at most) for
     # both lines, then runs the six studies: each should only copy runs; one that would train
     # (a run of the plan failed) is stopped after 90 s and says so in its table.
+    needState
     waited=0
     while { [ ! -f "$work/union-a.done" ] || [ ! -f "$work/gpu0.done" ]; } && [ "$waited" -lt "${LBD_WAIT:-480}" ]; do
       sleep 10; waited=$((waited + 10))
@@ -152,17 +187,19 @@ JSON
     if [ -f "$work/union-a.done" ] && [ -f "$work/gpu0.done" ]; then
       mkdir -p "$work/studies"
       for study in methods calibration utility discrepancy repulsion particles; do
-        timeout 90 "$lbd" study "$study" --out "$work/studies/$study" --device all-gpus --parallel 8 "${common[@]}" \
-          --reuse-from "$work/recipe-alone" --reuse-from "$work/recipe-packed" --reuse-from "$work/union-a" \
-          --reuse-from "$work/union-b" > "$work/studies/$study.md" 2> "$work/studies/$study.log" || true
+        reuse=()
+        for folder in "$work"/recipe-alone "$work"/recipe-packed "$work"/union-a "$work"/union-a-retry-* "$work"/union-b; do
+          [ -d "$folder" ] && reuse+=(--reuse-from "$folder")
+        done
+        timeout "${LBD_STUDY_LIMIT:-90}" "$lbd" study "$study" --out "$work/studies/$study" --device all-gpus --parallel 8 \
+          "${common[@]}" "${reuse[@]}" > "$work/studies/$study.md" 2> "$work/studies/$study.log" || true
         echo "$study: $(tail -1 "$work/studies/$study.md")"
       done
     else
       echo "not finished after ${waited} s: collecting what there is"
       bash "$0" progress
     fi
-    (cd "$work" && find . -path ./out -prune -o \( -name '*.json' -o -name '*.jsonl' -o -name '*.md' -o -name '*.csv' \
-       -o -name '*.tex' -o -name '*.log' -o -name '*.txt' \) -print0 | tar --null -czf "$out/paper-studies.tar.gz" -T -)
+    pack
     cp "$work/gpu0.log" "$out/" 2>/dev/null || true
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/gpu.txt"
     ls -la "$out"
