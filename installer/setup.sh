@@ -16,7 +16,7 @@ esac
 packages=(
   build-essential cmake ninja-build git pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev
-  libopencv-dev libtorch-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libopenblas0-pthread
+  libopencv-dev libtorch-dev libgloo-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libopenblas0-pthread
   dataset-fashion-mnist xvfb xauth fonts-dejavu-core help2man python3-torch
 )
 missing=()
