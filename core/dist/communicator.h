@@ -5,30 +5,14 @@
 // between processes (CPU tensors; CUDA tensors through host copies). A collective that waits
 // longer than the timeout fails on every rank that is still alive, with a message that says so,
 // instead of hanging when one rank died.
+#include "core/dist/distributedspec.h"
+
 #include <torch/torch.h>
 
-#include <chrono>
-#include <functional>
 #include <memory>
 #include <string>
 
 namespace lbd {
-
-struct DistributedSpec {
-    int rank = 0;
-    int worldSize = 1;
-    int localRank = 0; // this process's GPU on its machine
-    std::string masterAddress = "127.0.0.1";
-    int masterPort = 29500;
-    std::chrono::milliseconds timeout{std::chrono::minutes(5)};
-
-    bool enabled() const { return worldSize > 1; }
-};
-
-// RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT and LBD_DIST_TIMEOUT (seconds), as
-// `lookup` (getenv by default) gives them; none set is a single process. An InputError names a
-// variable that is malformed or inconsistent (RANK 3 of WORLD_SIZE 2).
-DistributedSpec distributedSpecFromEnvironment(const std::function<const char*(const char*)>& lookup = {});
 
 // Whether this build has c10d with Gloo (Debian's LibTorch and pip's PyTorch both do).
 bool distributedAvailable();

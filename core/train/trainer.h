@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "core/dist/communicator.h"
+#include "core/dist/distributedspec.h"
 #include "core/train/epochmetrics.h"
 #include "core/train/trainconfig.h"
 #include "core/train/trainingcontrol.h"

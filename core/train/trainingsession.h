@@ -4,7 +4,7 @@
 // for divergence -> record (metrics line, checkpoint, and after the last epoch the final files:
 // cached probabilities, weights for Python, report). Each stage is a member function short enough
 // to read at once; the state they share lives here and nowhere else.
-#include "core/dist/communicator.h"
+#include "core/dist/distributedspec.h"
 #include "core/train/trainer.h"
 
 #include <memory>
