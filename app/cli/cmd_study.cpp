@@ -46,6 +46,7 @@ struct StudyCommandOptions {
     std::string preset;
     std::string devices;
     std::vector<int64_t> seeds;
+    std::vector<std::string> reuseFrom;
     int parallel = 1;
     int threads = 0;
     bool quick = false;
@@ -136,6 +137,7 @@ int runStudy(StudyCommandOptions& o)
     runnerOptions.devices = splitList(o.devices);
     runnerOptions.threadsPerRun = o.threads;
     runnerOptions.retryFailed = o.retryFailed;
+    runnerOptions.reuseFrom = o.reuseFrom;
     StudyRunner runner(study, directory, runnerOptions);
 
     std::ostream& log = std::cerr;
@@ -186,8 +188,8 @@ int runStudy(StudyCommandOptions& o)
 
     std::cout << (o.json ? toJson(outcome.summary).dump(2) : markdownTable(outcome.summary)) << '\n';
     std::ostream& said = o.json ? std::cerr : std::cout;
-    said << outcome.finished << " of " << study.runs.size() << " runs finished (" << outcome.trainedNow << " in this call, "
-         << formatDuration(outcome.seconds);
+    said << outcome.finished << " of " << study.runs.size() << " runs finished (" << outcome.trainedNow << " trained and "
+         << outcome.reused << " reused in this call, " << formatDuration(outcome.seconds);
     if (outcome.trainedImages > 0 && outcome.seconds > 0) {
         said << ", " << static_cast<long long>(outcome.trainedImages / outcome.seconds) << " training images/s together";
     }
@@ -229,6 +231,10 @@ Command addStudyCommand(CLI::App& lbd)
         ->check(CLI::Range(1, 64));
     c->add_option("--threads", o->threads, "CPU threads per run (default: the cores shared among --parallel runs)")
         ->check(CLI::Range(0, 1024));
+    c->add_option("--reuse-from", o->reuseFrom,
+                  "copy finished runs with the same config and seed from this folder (a study, a runs folder, any tree; "
+                  "repeatable) instead of training them again; reused.json in the study says from where")
+        ->type_name("DIR");
     c->add_flag("--retry-failed", o->retryFailed, "train failed runs again (from their last good checkpoint)");
     c->add_flag("--summarize", o->summarize, "only aggregate what has finished and write results/ (no training)");
     c->add_flag("--quiet", o->quiet, "no progress lines");

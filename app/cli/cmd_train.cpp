@@ -3,6 +3,7 @@
 #include "core/util/jsonfile.h"
 #include "app/cli/configflags.h"
 #include "app/cli/progressbar.h"
+#include "app/cli/ranklauncher.h"
 #include "app/cli/reportprinter.h"
 
 #include "core/eval/reportjson.h"
@@ -19,6 +20,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <unistd.h>
 
@@ -50,6 +52,8 @@ struct TrainOptions {
     bool quiet = false;
     bool json = false;
     bool listPresets = false;
+    int processes = 1;
+    int gpus = 0;
     ConfigFlags flags;
     CLI::Option* seed = nullptr;
     CLI::Option* trainSeed = nullptr;
@@ -124,10 +128,47 @@ std::string prepareResume(const TrainOptions& o)
     return o.resume;
 }
 
+// A rank other than 0 trains in a scratch folder of its own, removed when it ends: rank 0 owns
+// the run folder (trainingsession.h).
+struct ScratchRunFolder {
+    std::string path;
+    explicit ScratchRunFolder(int rank)
+    {
+        std::string pattern = (std::filesystem::temp_directory_path() / ("lbd-rank-" + std::to_string(rank) + "-XXXXXX")).string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw RunError("rank " + std::to_string(rank) + ": no scratch folder in " + std::filesystem::temp_directory_path().string());
+        }
+        path = pattern;
+    }
+    ~ScratchRunFolder()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+};
+
 int runTrain(TrainOptions& o)
 {
     if (o.listPresets) {
         return printPresets();
+    }
+    const DistributedSpec distributed = distributedSpecFromEnvironment();
+    std::vector<std::string> rankExtras;
+    if (o.gpus > 0) {
+        const int visible = static_cast<int>(torch::cuda::device_count());
+        if (visible < o.gpus) {
+            throw InputError("--gpus " + std::to_string(o.gpus) + ": " + std::to_string(visible) + " CUDA device(s) visible");
+        }
+        o.processes = o.gpus;
+        rankExtras = {"--device", "cuda"}; // rank r trains on cuda:r
+    }
+    if (o.processes > 1) {
+        if (distributed.enabled()) {
+            throw InputError("--processes " + std::to_string(o.processes) + " in a process that is already rank "
+                             + std::to_string(distributed.rank) + " of " + std::to_string(distributed.worldSize)
+                             + " (RANK and WORLD_SIZE are set): start the ranks one way");
+        }
+        return launchRanks(o.processes, commandLine(), rankExtras);
     }
     static TrainingControl control;
     g_control = &control;
@@ -147,7 +188,21 @@ int runTrain(TrainOptions& o)
         }
     }
 
-    Trainer trainer(config, directory, resume);
+    std::optional<ScratchRunFolder> scratch;
+    if (distributed.rank > 0) {
+        // Rank 0's config (a resumed run's, with --epochs applied as rank 0 applies it), trained in
+        // a scratch folder; rank 0 sends its state when training starts.
+        if (resume) {
+            config = loadTrainConfig(RunFolder(directory).path(RunFolder::kConfig));
+            if (o.flags.given("train.epochs")) {
+                config.train.epochs = o.flags.patch()["train"]["epochs"].get<int>();
+            }
+        }
+        scratch.emplace(distributed.rank);
+        directory = scratch->path;
+    }
+    Trainer trainer(config, directory, resume && distributed.rank == 0);
+    trainer.setDistributed(distributed);
     ProgressBar progress(o.quiet);
     TrainingCallbacks callbacks;
     callbacks.onBatch = [&](const BatchProgress& p) { progress.batch(p); };
@@ -165,6 +220,9 @@ int runTrain(TrainOptions& o)
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
 
+    if (distributed.rank > 0) {
+        return result.stopped ? 130 : 0; // rank 0 reports the run
+    }
     if (result.alreadyFinished) {
         std::cerr << "nothing to do: " << directory << " already finished all " << result.epochsCompleted
                   << " epochs (lbd eval " << directory << " shows its results)\n";
@@ -225,6 +283,16 @@ Command addTrainCommand(CLI::App& lbd)
                                          "up to epoch N)")
         ->group(run)
         ->type_name("RUN_DIR");
+    c->add_option("--processes", o->processes,
+                  "data-parallel training over N processes of this machine (with --device cuda, one GPU each; "
+                  "gradients averaged through c10d): each trains 1/N of every batch. A launcher such as torchrun can "
+                  "start the ranks instead (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT)")
+        ->check(CLI::Range(1, 64))
+        ->group(run);
+    c->add_option("--gpus", o->gpus, "data-parallel training on the first N GPUs, a process each (--processes N --device cuda)")
+        ->check(CLI::Range(1, 64))
+        ->excludes("--processes")
+        ->group(run);
     c->add_flag("--list-presets", o->listPresets, "list the shipped presets and exit")->group(run);
     c->add_flag("--quiet", o->quiet, "no progress output")->group(run);
     c->add_flag("--json", o->json, "print the final report.json on stdout (messages go to stderr)")->group(run);

@@ -2,6 +2,7 @@
 // parses, dispatches, and turns every error into a message and an exit status: 0 success,
 // 1 a run failed, 2 bad input (the message names the file or option), 130 stopped by a signal.
 #include "app/cli/command.h"
+#include "app/cli/ranklauncher.h"
 
 #include "core/util/buildinfo.h"
 #include "core/util/error.h"
@@ -51,6 +52,7 @@ int main(int argc, char** argv)
     for (const Command& command : commands) {
         command.app->set_help_flag("-h,--help", "this help");
     }
+    rememberCommandLine(argc, argv); // `lbd train --processes N` starts its ranks with it
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& success) {

@@ -12,6 +12,7 @@
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <ATen/cuda/CUDAGraph.h>
+#include "core/compat/leasedstream.h"
 #endif
 
 #include <optional>
@@ -111,7 +112,8 @@ public:
     {
 #ifdef LBD_HAVE_CUDA
         if (enabled && device.is_cuda()) {
-            m_guard.emplace(c10::cuda::getStreamFromPool(false, device.index() < 0 ? 0 : device.index()));
+            m_lease.emplace(device.index() < 0 ? 0 : device.index());
+            m_guard.emplace(m_lease->stream());
         }
 #else
         (void)device;
@@ -121,6 +123,7 @@ public:
 
 private:
 #ifdef LBD_HAVE_CUDA
+    std::optional<LeasedStream> m_lease; // this stream is no other run's (leasedstream.h)
     std::optional<c10::cuda::CUDAStreamGuard> m_guard;
 #endif
 };
@@ -150,7 +153,8 @@ public:
     {
 #ifdef LBD_HAVE_CUDA
         if (enabled && device.is_cuda()) {
-            m_stream.emplace(c10::cuda::getStreamFromPool(false, device.index() < 0 ? 0 : device.index()));
+            m_lease.emplace(device.index() < 0 ? 0 : device.index());
+            m_stream.emplace(m_lease->stream());
             m_event.emplace();
         }
 #else
@@ -210,6 +214,7 @@ public:
 
 private:
 #ifdef LBD_HAVE_CUDA
+    std::optional<LeasedStream> m_lease; // this stream is no other run's (leasedstream.h)
     std::optional<c10::cuda::CUDAStream> m_stream;
     std::optional<at::cuda::CUDAEvent> m_event;
 #endif

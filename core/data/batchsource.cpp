@@ -3,6 +3,7 @@
 #include "core/data/devicebatcher.h"
 #include "core/data/imagedecoder.h"
 #include "core/data/streamingbatcher.h"
+#include "core/util/error.h"
 
 #include <thread>
 
@@ -26,6 +27,10 @@ std::unique_ptr<BatchSource> makeBatchSource(const DataSplit& split, const Image
                                              const AugmentSpec& augment, const Normalization& normalization,
                                              const BatchOptions& options)
 {
+    if (options.shardCount < 1 || options.shardIndex < 0 || options.shardIndex >= options.shardCount) {
+        throw InputError("rank " + std::to_string(options.shardIndex) + " of " + std::to_string(options.shardCount)
+                         + ": not a share of a batch");
+    }
     if (split.isStreamed()) {
         return std::make_unique<StreamingBatcher>(split, format, device, augment, normalization, options);
     }

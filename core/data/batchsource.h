@@ -27,6 +27,11 @@ struct BatchOptions {
     // statistics over one image; the shuffled order draws that image in other epochs).
     bool dropSingleImageBatch = false;
     uint64_t seed = 0;
+    // Data-parallel training: this process is rank `shardIndex` of `shardCount` and takes its
+    // share of every batch (epochorder.h shardOfBatch); the union over ranks is the batch one
+    // process would take, augmented with the same random draws.
+    int shardIndex = 0;
+    int shardCount = 1;
 };
 
 class BatchSource {

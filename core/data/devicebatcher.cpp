@@ -36,10 +36,13 @@ bool DeviceBatcher::next(Batch& batch)
     }
     const int64_t start = m_nextBatch * m_options.batchSize;
     const int64_t count = std::min(m_options.batchSize, m_size - start);
-    const auto rows = m_order.narrow(0, start, count);
+    const ShardRange shard = shardOfBatch(count, m_options);
+    const auto rows = m_order.narrow(0, start + shard.offset, shard.count);
     const auto images = m_images.index_select(0, rows);
     const bool augment = m_options.augment && m_augment.enabled;
-    const auto params = augment ? drawAugmentParams(count, m_augment, m_rng) : torch::Tensor();
+    // Drawn for the whole batch, then this shard's rows: the same draws as one process.
+    const auto params = augment ? drawAugmentParams(count, m_augment, m_rng).narrow(0, shard.offset, shard.count)
+                                : torch::Tensor();
     batch.images = augment ? augmentBatch(images, params, m_augment, m_normalization)
                            : preprocessBatch(images, m_augment.outputSize, m_normalization);
     batch.labels = m_labels.index_select(0, rows);

@@ -1,5 +1,6 @@
 #include "core/data/epochorder.h"
 
+#include <algorithm>
 #include <numeric>
 
 namespace lbd {
@@ -29,6 +30,15 @@ int64_t batchCount(int64_t size, const BatchOptions& options)
         return size / options.batchSize;
     }
     return (size + options.batchSize - 1) / options.batchSize;
+}
+
+ShardRange shardOfBatch(int64_t batchSize, const BatchOptions& options)
+{
+    const int64_t ranks = std::max(1, options.shardCount);
+    const int64_t rank = std::clamp<int64_t>(options.shardIndex, 0, ranks - 1);
+    const int64_t begin = batchSize * rank / ranks;
+    const int64_t end = batchSize * (rank + 1) / ranks;
+    return {begin, end - begin};
 }
 
 } // namespace lbd

@@ -14,4 +14,12 @@ Rng epochRng(const BatchOptions& options, int64_t epoch);
 
 int64_t batchCount(int64_t size, const BatchOptions& options);
 
+// Rank `options.shardIndex` of `options.shardCount`'s rows of a batch of `batchSize` images: a
+// contiguous slice, the sizes differing by at most one (rank r takes rows [r*n/N, (r+1)*n/N)).
+struct ShardRange {
+    int64_t offset = 0;
+    int64_t count = 0;
+};
+ShardRange shardOfBatch(int64_t batchSize, const BatchOptions& options);
+
 } // namespace lbd

@@ -75,9 +75,9 @@ void StreamingBatcher::workerLoop()
             batchIndex = m_nextToDecode++;
         }
         const int64_t start = batchIndex * m_options.batchSize;
-        const int64_t count = std::min(m_options.batchSize, size() - start);
+        const ShardRange shard = shardOfBatch(std::min(m_options.batchSize, size() - start), m_options);
         std::vector<std::string> paths;
-        for (int64_t i = 0; i < count; ++i) {
+        for (int64_t i = shard.offset; i < shard.offset + shard.count; ++i) {
             paths.push_back(m_files[static_cast<size_t>(m_order[static_cast<size_t>(start + i)])]);
         }
         torch::Tensor images;
@@ -115,12 +115,15 @@ bool StreamingBatcher::next(Batch& batch)
         m_ready.erase(m_nextBatch);
     }
     const int64_t start = m_nextBatch * m_options.batchSize;
-    const int64_t count = images.size(0);
-    std::vector<int64_t> rows(m_order.begin() + start, m_order.begin() + start + count);
+    const int64_t count = std::min(m_options.batchSize, size() - start);
+    const ShardRange shard = shardOfBatch(count, m_options);
+    std::vector<int64_t> rows(m_order.begin() + start + shard.offset, m_order.begin() + start + shard.offset + shard.count);
     const auto rowTensor = torch::tensor(rows, torch::kInt64);
     const auto deviceImages = images.to(m_device);
     const bool augment = m_options.augment && m_augment.enabled;
-    const auto params = augment ? drawAugmentParams(count, m_augment, m_rng) : torch::Tensor();
+    // Drawn for the whole batch, then this shard's rows: the same draws as one process.
+    const auto params = augment ? drawAugmentParams(count, m_augment, m_rng).narrow(0, shard.offset, shard.count)
+                                : torch::Tensor();
     batch.images = augment ? augmentBatch(deviceImages, params, m_augment, m_normalization)
                            : preprocessBatch(deviceImages, m_augment.outputSize, m_normalization);
     batch.labels = m_labels.index_select(0, rowTensor).to(m_device);

@@ -1,5 +1,6 @@
 #include "core/study/studyrunner.h"
 
+#include "core/study/runreuse.h"
 #include "core/study/studyfolder.h"
 #include "core/train/configjson.h"
 #include "core/train/runfolder.h"
@@ -61,6 +62,12 @@ StudyRunner::StudyRunner(ResolvedStudy study, std::string directory, StudyRunner
         throw InputError("threads per run must be 0 (automatic) or more");
     }
     m_options.devices = expandDevices(m_options.devices);
+    for (const std::string& folder : m_options.reuseFrom) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(folder, ec)) {
+            throw InputError("--reuse-from " + folder + ": not a folder");
+        }
+    }
 }
 
 namespace {
@@ -78,6 +85,11 @@ public:
     StudyOutcome run()
     {
         const auto start = Clock::now();
+        if (!m_options.reuseFrom.empty()) {
+            m_reusable = ReusableRuns(m_options.reuseFrom);
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            say("found " + std::to_string(m_reusable.size()) + " finished runs to reuse");
+        }
         selectRuns();
         m_workers = std::min<int>(m_options.parallel, static_cast<int>(m_todo.size()));
         if (m_workers <= 1) {
@@ -119,14 +131,39 @@ private:
         }
     }
 
+    // A pending run that was trained elsewhere with the same config and seed is copied into place.
+    bool reuse(int index, StudyRunStatus& status)
+    {
+        const std::optional<std::string> source = m_reusable.find(runConfigJson(m_study, m_study.runs[index]));
+        if (!source) {
+            return false;
+        }
+        const std::string& run = m_study.runs[index].directory;
+        try {
+            copyRunFolder(*source, runDirectory(index));
+            recordStudyReuse(m_directory, run, *source);
+        } catch (const std::exception& error) {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            say(run + ": not reused (" + error.what() + "); it trains");
+            return false;
+        }
+        status = inspectStudyRun(runDirectory(index));
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        say(run + ": reused " + *source);
+        ++m_outcome.reused;
+        return true;
+    }
+
     // Pending and stopped runs (and failed ones when asked), in study order.
     void selectRuns()
     {
         const auto failures = readStudyFailures(m_directory);
         for (int i = 0; i < static_cast<int>(m_study.runs.size()); ++i) {
             StudyRunStatus status = inspectStudyRun(runDirectory(i));
-            if (const auto failure = failures.find(m_study.runs[i].directory);
-                status.state == StudyRunState::Pending && failure != failures.end()) {
+            const auto failure = failures.find(m_study.runs[i].directory);
+            if (status.state == StudyRunState::Pending && failure == failures.end()) {
+                reuse(i, status);
+            } else if (status.state == StudyRunState::Pending) {
                 status.state = StudyRunState::Failed; // refused at set-up: the same input fails again
                 status.message = failure->second;
             }
@@ -290,6 +327,7 @@ private:
     const StudyCallbacks& m_callbacks;
     TrainingControl* m_control;
     mutable std::mutex m_mutex;
+    ReusableRuns m_reusable;
     std::vector<int> m_todo;
     std::atomic<size_t> m_next{0};
     int m_workers = 1;

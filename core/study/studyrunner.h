@@ -19,6 +19,9 @@ struct StudyRunnerOptions {
     std::vector<std::string> devices; // empty: each run's own train.device
     int threadsPerRun = 0;            // CPU threads of each run; 0: the cores shared among `parallel`
     bool retryFailed = false;         // train failed runs again (from their last checkpoint)
+    // Folders searched for finished runs with the same config and seed: a match is copied into the
+    // study instead of trained (core/study/runreuse.h).
+    std::vector<std::string> reuseFrom;
 };
 
 struct StudyProgress {
@@ -41,6 +44,7 @@ struct StudyCallbacks {
 struct StudyOutcome {
     int finished = 0;         // finished now or before
     int trainedNow = 0;       // finished in this call
+    int reused = 0;           // copied in this call from a --reuse-from folder (counted in finished)
     int failed = 0;
     int stopped = 0;          // left stopped or pending (a stop request, or running elsewhere)
     bool stopRequested = false;

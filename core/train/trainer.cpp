@@ -18,6 +18,7 @@ struct Trainer::State {
     TrainConfig config;
     RunFolder folder;
     bool resume = false;
+    DistributedSpec distributed;
 
     State(TrainConfig c, std::string directory, bool r) : config(std::move(c)), folder(std::move(directory)), resume(r) {}
 };
@@ -40,6 +41,14 @@ Trainer::Trainer(TrainConfig config, std::string runDirectory, bool resume)
 }
 
 Trainer::~Trainer() = default;
+
+void Trainer::setDistributed(const DistributedSpec& distributed)
+{
+    if (distributed.rank > 0 && m_state->resume) {
+        throw InputError("rank " + std::to_string(distributed.rank) + " does not resume: only rank 0 reads the checkpoint");
+    }
+    m_state->distributed = distributed;
+}
 
 namespace {
 
@@ -119,7 +128,7 @@ TrainingResult Trainer::run(const TrainingCallbacks& userCallbacks, TrainingCont
     RunLog log(folder.directory());
     const TrainingCallbacks callbacks = withRunLog(userCallbacks, log);
     const auto message = [&](const std::string& text) { callbacks.onMessage(text); };
-    TrainingSession session(config, folder, m_state->resume, callbacks, control);
+    TrainingSession session(config, folder, m_state->resume, callbacks, control, m_state->distributed);
     session.setUp(); // holds the run's lock from here on (runlock.h)
     TrainingResult result;
     result.runDirectory = folder.directory();

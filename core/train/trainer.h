@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "core/dist/distributedspec.h"
 #include "core/train/epochmetrics.h"
 #include "core/train/trainconfig.h"
 #include "core/train/trainingcontrol.h"
@@ -36,6 +37,11 @@ public:
     ~Trainer();
     Trainer(const Trainer&) = delete;
     Trainer& operator=(const Trainer&) = delete;
+
+    // This process as one rank of a data-parallel run (trainingsession.h): rank 0 owns the run
+    // folder; the other ranks are given a scratch folder and are never resumed (they start from
+    // rank 0's state).
+    void setDistributed(const DistributedSpec& distributed);
 
     // Throws InputError for bad config/data, RunError for failures while running (non-finite
     // loss, out of memory): the last good checkpoint stays readable in either case.

@@ -6,6 +6,7 @@
 #include "core/data/batchsource.h"
 #include "core/data/datapreparation.h"
 #include "core/data/prefetchingbatchsource.h"
+#include "core/dist/communicator.h"
 #include "core/eval/evaluator.h"
 #include "core/eval/reportjson.h"
 #include "core/lbd/utilitymatrix.h"
@@ -49,6 +50,8 @@ struct TrainingSession::State {
     bool resume = false;
     const TrainingCallbacks& callbacks;
     TrainingControl* control = nullptr;
+    DistributedSpec distributed;
+    std::unique_ptr<Communicator> communicator; // data-parallel runs only
 
     torch::Device device{torch::kCPU};
     torch::ScalarType autocast = torch::kFloat32;
@@ -77,10 +80,13 @@ struct TrainingSession::State {
     SplitProbabilities finalValidation;
     std::optional<EvaluationReport> finalReport;
 
-    State(TrainConfig& c, const RunFolder& f, bool r, const TrainingCallbacks& cb, TrainingControl* ctl)
-        : config(c), folder(f), resume(r), callbacks(cb), control(ctl)
+    State(TrainConfig& c, const RunFolder& f, bool r, const TrainingCallbacks& cb, TrainingControl* ctl,
+          const DistributedSpec& d)
+        : config(c), folder(f), resume(r), callbacks(cb), control(ctl), distributed(d)
     {
     }
+    // Rank 0 of a data-parallel run, or a single process: evaluates and writes the results.
+    bool primary() const { return !communicator || communicator->rank() == 0; }
 
     void message(const std::string& text) const
     {
@@ -96,13 +102,16 @@ struct TrainingSession::State {
     void buildModelAndObjective();
     void openOrStartFolder();
     void buildBatchesAndStep();
+    void synchronizeRanks();
+    bool stopAgreed() const;
     EvaluationReport decide(const SplitProbabilities& probabilities, DecisionRule rule) const;
     void writeFinalFiles(const EpochMetrics& metrics);
 };
 
 TrainingSession::TrainingSession(TrainConfig& config, const RunFolder& folder, bool resume,
-                                 const TrainingCallbacks& callbacks, TrainingControl* control)
-    : m_state(std::make_unique<State>(config, folder, resume, callbacks, control))
+                                 const TrainingCallbacks& callbacks, TrainingControl* control,
+                                 const DistributedSpec& distributed)
+    : m_state(std::make_unique<State>(config, folder, resume, callbacks, control, distributed))
 {
 }
 
@@ -118,6 +127,14 @@ void TrainingSession::State::prepareDevice()
         useAllCpuCores();
     }
     device = parseDevice(config.train.device);
+    if (distributed.enabled()) {
+        if (device.is_cuda()) {
+            device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(distributed.localRank)); // a GPU per rank
+        }
+        message("rank " + std::to_string(distributed.rank) + " of " + std::to_string(distributed.worldSize) + ": joining "
+                + distributed.masterAddress + ":" + std::to_string(distributed.masterPort));
+        communicator = std::make_unique<Communicator>(distributed);
+    }
     configureDevice(device);
     autocast = autocastTypeFor(config.train.precision, device);
 }
@@ -217,11 +234,21 @@ void TrainingSession::State::openOrStartFolder()
 void TrainingSession::State::buildBatchesAndStep()
 {
     const Dataset& dataset = data.dataset;
-    const bool useGraph = config.train.cudaGraph && device.is_cuda();
+    // Gloo's collectives between the ranks cannot be captured in a CUDA graph.
+    const bool useGraph = config.train.cudaGraph && device.is_cuda() && !communicator;
     BatchOptions trainOptions;
     trainOptions.batchSize = config.train.batchSize;
     trainOptions.seed = config.train.seed;
-    trainOptions.dropLast = useGraph; // every batch the captured shape
+    // Every batch the captured shape; data-parallel: every rank as many batches, none empty.
+    trainOptions.dropLast = useGraph || communicator;
+    if (communicator) {
+        if (config.train.batchSize < 2 * communicator->worldSize()) {
+            throw InputError("train.batch_size (" + std::to_string(config.train.batchSize) + ") must be at least 2 per rank ("
+                             + std::to_string(communicator->worldSize()) + " ranks): batch norm needs 2 images");
+        }
+        trainOptions.shardIndex = communicator->rank();
+        trainOptions.shardCount = communicator->worldSize();
+    }
     trainOptions.dropSingleImageBatch = true;
     // On CUDA the next batch is gathered and augmented on a second stream during each step.
     trainBatches = makePrefetchingBatchSource(
@@ -240,7 +267,41 @@ void TrainingSession::State::buildBatchesAndStep()
     stepOptions.autocast = autocast;
     stepOptions.cudaGraph = useGraph;
     stepOptions.channelsLast = config.train.channelsLast && device.is_cuda();
+    stepOptions.communicator = communicator.get();
     step = std::make_unique<TrainStep>(model, *objective, *optimizer, device, stepOptions);
+}
+
+// Every rank starts from rank 0's state: its weights, momentum, batch-norm statistics, loss
+// scale and epoch (a resumed run's checkpoint is read by rank 0 alone, whatever the rank count).
+void TrainingSession::State::synchronizeRanks()
+{
+    if (!communicator) {
+        return;
+    }
+    torch::NoGradGuard noGrad;
+    communicator->broadcast(optimizer->flatParameters());
+    communicator->broadcast(optimizer->momentumBuffer());
+    for (auto& buffer : model->buffers()) {
+        communicator->broadcast(buffer);
+    }
+    torch::Tensor lossScaler = step->lossScalerState();
+    communicator->broadcast(lossScaler);
+    step->restoreLossScalerState(lossScaler);
+    torch::Tensor epochs = torch::tensor({static_cast<int64_t>(firstEpoch), static_cast<int64_t>(checkpointEpoch)});
+    communicator->broadcast(epochs);
+    firstEpoch = static_cast<int>(epochs[0].item<int64_t>());
+    checkpointEpoch = static_cast<int>(epochs[1].item<int64_t>());
+}
+
+// A stop asked of any rank stops them all after the same batch (one small collective a step).
+bool TrainingSession::State::stopAgreed() const
+{
+    if (!communicator) {
+        return stopRequested();
+    }
+    torch::Tensor stop = torch::full({1}, stopRequested() ? 1.0F : 0.0F);
+    communicator->allReduceSum(stop);
+    return stop.item<float>() > 0;
 }
 
 void TrainingSession::setUp()
@@ -253,6 +314,7 @@ void TrainingSession::setUp()
     s.loadData();
     s.buildModelAndObjective();
     s.openOrStartFolder();
+    s.synchronizeRanks();
     s.runStart = Clock::now();
     s.lastCheckpoint = s.runStart;
 }
@@ -287,7 +349,7 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
         const auto paused = Clock::now() - pausedAt;
         epochStart += paused;
         s.runStart += paused;
-        if (s.stopRequested()) {
+        if (s.stopAgreed()) {
             return false;
         }
         s.step->run(batch.images, batch.labels);
@@ -318,6 +380,8 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
             s.callbacks.onBatch(progress);
         }
     }
+    s.step->reduceEpochSums(); // data-parallel: the whole epoch, every rank's images
+    images = s.step->epochImages();
     metrics.epoch = epoch;
     metrics.epochs = epochs;
     metrics.objective = s.step->epochMeans();
@@ -353,8 +417,8 @@ void TrainingSession::evaluate(EpochMetrics& metrics)
 {
     State& s = *m_state;
     const bool last = s.finalEpoch(metrics.epoch);
-    if (!last && metrics.epoch % s.config.train.evalEvery != 0) {
-        return;
+    if (!s.primary() || (!last && metrics.epoch % s.config.train.evalEvery != 0)) {
+        return; // data-parallel: rank 0 evaluates the whole test set
     }
     SplitProbabilities test = particleProbabilities(s.model, *s.testBatches, s.autocast);
     metrics.evaluation = s.decide(test, s.config.decision.rule);
@@ -400,6 +464,9 @@ void TrainingSession::checkDivergence(const EpochMetrics& metrics)
 void TrainingSession::record(const EpochMetrics& recorded)
 {
     State& s = *m_state;
+    if (!s.primary()) {
+        return; // data-parallel: rank 0 alone keeps the records
+    }
     EpochMetrics metrics = recorded;
     metrics.elapsedSeconds = std::chrono::duration<double>(Clock::now() - s.runStart).count();
     s.history.push_back(toJson(metrics));

@@ -4,6 +4,7 @@
 // for divergence -> record (metrics line, checkpoint, and after the last epoch the final files:
 // cached probabilities, weights for Python, report). Each stage is a member function short enough
 // to read at once; the state they share lives here and nowhere else.
+#include "core/dist/distributedspec.h"
 #include "core/train/trainer.h"
 
 #include <memory>
@@ -16,8 +17,11 @@ class RunFolder;
 
 class TrainingSession {
 public:
+    // With `distributed` enabled this process is one rank of a data-parallel run: it trains its
+    // share of every batch, gradients are averaged over the ranks, and only rank 0 evaluates and
+    // writes checkpoints and results (the other ranks' folder is a scratch one).
     TrainingSession(TrainConfig& config, const RunFolder& folder, bool resume, const TrainingCallbacks& callbacks,
-                    TrainingControl* control);
+                    TrainingControl* control, const DistributedSpec& distributed = {});
     ~TrainingSession();
     TrainingSession(const TrainingSession&) = delete;
     TrainingSession& operator=(const TrainingSession&) = delete;

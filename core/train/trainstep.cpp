@@ -1,6 +1,7 @@
 #include "core/train/trainstep.h"
 
 #include "core/compat/torchcompat.h"
+#include "core/dist/communicator.h"
 #include "core/util/error.h"
 
 #include <mutex>
@@ -79,17 +80,47 @@ void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labe
     const ObjectiveTerms terms = m_objective.compute(logits, labels, m_model->classifierWeights());
     if (scaled) {
         (terms.total * m_lossScale).backward();
+        averageGradientsOverRanks(); // every rank then finds the same overflow and takes the same step
         m_optimizer.stepUnscaled(m_lossScale, m_growthTracker, m_foundInf);
         torch::NoGradGuard noGrad;
         m_skippedSteps.add_(m_foundInf);
     } else {
         terms.total.backward();
+        averageGradientsOverRanks();
         m_optimizer.step();
     }
     torch::NoGradGuard noGrad;
     m_sums.add_(LbdObjective::pack(terms));
     m_correct.add_(logits.detach().mean(0).argmax(-1).eq(labels).sum());
     m_lastLoss.copy_(terms.total.detach());
+}
+
+void TrainStep::averageGradientsOverRanks()
+{
+    if (m_options.communicator == nullptr) {
+        return;
+    }
+    // The parameters' gradients are views into this one buffer (flatsgd.h): one all-reduce.
+    torch::Tensor& gradients = m_optimizer.flatGradients();
+    m_options.communicator->allReduceSum(gradients);
+    gradients.div_(m_options.communicator->worldSize());
+}
+
+void TrainStep::reduceEpochSums()
+{
+    if (m_options.communicator == nullptr) {
+        return;
+    }
+    // Every rank took the same number of steps (drop-last batches): the mean of the ranks' sums
+    // per step is the mean over all images' steps.
+    torch::Tensor sums = m_sums.to(torch::kCPU, torch::kDouble);
+    torch::Tensor counts = torch::stack({m_correct.to(torch::kCPU).to(torch::kDouble),
+                                         torch::tensor(static_cast<double>(m_images), torch::kDouble)});
+    m_options.communicator->allReduceSum(sums);
+    m_options.communicator->allReduceSum(counts);
+    m_sums.copy_(sums / m_options.communicator->worldSize());
+    m_correct.copy_(counts[0]);
+    m_images = static_cast<int64_t>(counts[1].item<double>());
 }
 
 void TrainStep::run(const torch::Tensor& images, const torch::Tensor& labels)

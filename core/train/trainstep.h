@@ -16,6 +16,8 @@
 
 namespace lbd {
 
+class Communicator;
+
 // The autocast type of a precision on a device: kHalf / kBFloat16 on CUDA, kFloat32 on the CPU
 // (which trains in fp32 whatever the setting).
 torch::ScalarType autocastTypeFor(Precision precision, const torch::Device& device);
@@ -27,6 +29,9 @@ struct TrainStepOptions {
     bool cudaGraph = false;  // capture and replay (CUDA only)
     bool separateParticles = false; // run the particles one after another (speed comparison only)
     bool channelsLast = false;      // feed NHWC images (CUDA; the optimiser lays out the weights)
+    // Data-parallel training: each rank's gradients are averaged over the ranks before the step
+    // (every rank then takes the same step), and the epoch's sums cover every rank's images.
+    Communicator* communicator = nullptr;
 };
 
 class TrainStep {
@@ -38,7 +43,11 @@ public:
     void run(const torch::Tensor& images, const torch::Tensor& labels);
 
     void resetEpochSums();
+    // Data-parallel: the epoch's sums over every rank (call once at the end of an epoch, on every
+    // rank); epochMeans and epochTrainAccuracy then describe the whole epoch.
+    void reduceEpochSums();
     int64_t stepsThisEpoch() const { return m_steps; }
+    int64_t epochImages() const { return m_images; } // after reduceEpochSums: every rank's
     ObjectiveValues epochMeans() const; // waits for the device
     double epochTrainAccuracy() const;  // waits for the device
     double lastLoss() const;            // waits for the device; non-finite if the step diverged
@@ -54,6 +63,7 @@ public:
 
 private:
     void eagerStep(const torch::Tensor& images, const torch::Tensor& labels);
+    void averageGradientsOverRanks();
 
     ParticleModel m_model;
     LbdObjective& m_objective;

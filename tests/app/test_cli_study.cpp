@@ -10,19 +10,19 @@ using namespace lbd::test;
 namespace {
 
 // Two working cells and one that cannot load its data, two seeds each.
-QByteArray tinyStudy(int epochs)
+QByteArray tinyStudy(int epochs, const QString& name = QStringLiteral("tiny"), const QByteArray& levelsJson = QByteArray())
 {
     QJsonObject config = QJsonDocument::fromJson(kTinyConfig).object();
     QJsonObject train = config.value(QStringLiteral("train")).toObject();
     train[QStringLiteral("epochs")] = epochs;
     config[QStringLiteral("train")] = train;
-    const QJsonArray levels = QJsonDocument::fromJson(R"([
+    const QJsonArray levels = QJsonDocument::fromJson(!levelsJson.isEmpty() ? levelsJson : QByteArray(R"([
         {"label": "CE", "baseline": "ce"},
         {"label": "LBD"},
-        {"label": "broken", "set": {"data.dataset": "folder", "data.data_dir": "/nonexistent-lbd-data"}}])")
+        {"label": "broken", "set": {"data.dataset": "folder", "data.data_dir": "/nonexistent-lbd-data"}}])"))
                                   .array();
     QJsonObject factor{{QStringLiteral("name"), QStringLiteral("method")}, {QStringLiteral("levels"), levels}};
-    QJsonObject study{{QStringLiteral("name"), QStringLiteral("tiny")},
+    QJsonObject study{{QStringLiteral("name"), name},
                       {QStringLiteral("title"), QStringLiteral("Tiny")},
                       {QStringLiteral("claim"), QStringLiteral("none")},
                       {QStringLiteral("config"), config},
@@ -92,7 +92,7 @@ private slots:
         const Result result = runLbd(args);
         EXPECT_EXIT(result, args, 1); // the broken cell still fails (not retried without --retry-failed)
         EXPECT_MENTIONS(result.out, QStringLiteral("6 runs finished"), result, args);
-        EXPECT_MENTIONS(result.out, QStringLiteral("(2 in this call"), result, args);
+        EXPECT_MENTIONS(result.out, QStringLiteral("(2 trained and 0 reused in this call"), result, args);
         EXPECT_MENTIONS(result.err, QStringLiteral("started  LBD, seed 1"), result, args);
         QVERIFY2(!result.err.contains(QStringLiteral("started  CE, seed 0")), qPrintable(result.err));
         QVERIFY2(!result.err.contains(QStringLiteral("started  broken")), qPrintable(result.err));
@@ -103,7 +103,42 @@ private slots:
         // Nothing left to do: no run starts, the same table.
         const Result again = runLbd(args);
         EXPECT_EXIT(again, args, 1);
-        EXPECT_MENTIONS(again.out, QStringLiteral("(0 in this call"), again, args);
+        EXPECT_MENTIONS(again.out, QStringLiteral("(0 trained and 0 reused in this call"), again, args);
+    }
+
+    // Another study whose cells overlap the finished one: the same config and seed is copied, a
+    // new seed or another config trains.
+    void finishedRunsWithTheSameConfigAreReused()
+    {
+        QVERIFY2(!m_study.isEmpty(), "needs the study of the tests before");
+        QVERIFY(writeFile(path(QStringLiteral("overlap.json")), tinyStudy(2, QStringLiteral("overlap"), R"([
+            {"label": "Cross-entropy", "baseline": "ce"},
+            {"label": "LBD, 3 epochs", "set": {"train.epochs": 3}}])")));
+        const QString folder = path(QStringLiteral("overlap"));
+        const QStringList args = {QStringLiteral("study"), path(QStringLiteral("overlap.json")), QStringLiteral("--out"), folder,
+                                  QStringLiteral("--seeds"), QStringLiteral("1,2"), QStringLiteral("--reuse-from"), m_study};
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 0);
+        // CE seed 1 is the first study's; CE seed 2 and both 3-epoch runs are new.
+        EXPECT_MENTIONS(result.out, QStringLiteral("4 of 4 runs finished (3 trained and 1 reused in this call"), result, args);
+        EXPECT_MENTIONS(result.err, QStringLiteral("runs/cross-entropy/seed-1: reused "), result, args);
+        const QJsonObject reused = readJsonObject(folder + QStringLiteral("/reused.json"));
+        QCOMPARE(reused.keys(), QStringList{QStringLiteral("runs/cross-entropy/seed-1")});
+        QVERIFY2(reused.value(QStringLiteral("runs/cross-entropy/seed-1")).toString().endsWith(QStringLiteral("/study/runs/ce/seed-1")),
+                 qPrintable(reused.value(QStringLiteral("runs/cross-entropy/seed-1")).toString()));
+        // The copy is the run itself: the same report, byte for byte.
+        QFile original(m_study + QStringLiteral("/runs/ce/seed-1/report.json"));
+        QFile copy(folder + QStringLiteral("/runs/cross-entropy/seed-1/report.json"));
+        QVERIFY(original.open(QIODevice::ReadOnly) && copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), original.readAll());
+        QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/reused.json.tmp")));
+
+        const QStringList missing = {QStringLiteral("study"), path(QStringLiteral("overlap.json")), QStringLiteral("--out"),
+                                     path(QStringLiteral("overlap2")), QStringLiteral("--reuse-from"), path(QStringLiteral("nowhere"))};
+        const Result refused = runLbd(missing);
+        EXPECT_EXIT(refused, missing, 2);
+        EXPECT_MENTIONS(refused.err, QStringLiteral("--reuse-from ") + path(QStringLiteral("nowhere")) + QStringLiteral(": not a folder"),
+                        refused, missing);
     }
 
     void interruptStopsWith130AndTheSameCommandContinues()

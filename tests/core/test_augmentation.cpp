@@ -1,6 +1,7 @@
 // Device-side augmentation and batching: shape kept, flip is an exact mirror, rotation by 0 and
 // crop offset 0 are the identity, one seed gives one batch, CPU and CUDA agree.
 #include "core/data/augmentation.h"
+#include "core/data/epochorder.h"
 #include "core/data/batchsource.h"
 #include "core/data/syntheticdataset.h"
 
@@ -125,6 +126,62 @@ private slots:
         QVERIFY(torch::equal(a.labels, b.labels));
         QVERIFY(!torch::equal(a.images, c.images));
         QVERIFY(!torch::equal(a.images, d.images));
+    }
+
+    // Data-parallel training: the ranks' shares of every batch, put together, are the batch one
+    // process takes, augmented alike (batch 7 over 3 ranks: 2, 2 and 3 images; the last batch of
+    // 2 images: 0, 1 and 1).
+    void theRanksSharesMakeUpTheSingleProcessBatch()
+    {
+        SyntheticSpec synthetic;
+        synthetic.classes = 3;
+        synthetic.trainPerClass = 10;
+        synthetic.testPerClass = 1;
+        synthetic.size = 8;
+        Dataset data = makeSyntheticDataset(synthetic);
+        data.train.labels = torch::arange(30, torch::kInt64);
+        const Normalization n = computeNormalization(data.train.images);
+        AugmentSpec augment;
+        augment.outputSize = 8;
+        const auto sourceOf = [&](int rank, int ranks) {
+            BatchOptions options;
+            options.batchSize = 7;
+            options.seed = 3;
+            options.shardIndex = rank;
+            options.shardCount = ranks;
+            return makeBatchSource(data.train, data.format, torch::kCPU, augment, n, options);
+        };
+        auto whole = sourceOf(0, 1);
+        std::vector<std::unique_ptr<BatchSource>> ranks;
+        for (int r = 0; r < 3; ++r) {
+            ranks.push_back(sourceOf(r, 3));
+        }
+        for (int epoch = 1; epoch <= 2; ++epoch) {
+            whole->startEpoch(epoch);
+            for (auto& rank : ranks) {
+                rank->startEpoch(epoch);
+            }
+            Batch batch;
+            int batches = 0;
+            while (whole->next(batch)) {
+                std::vector<torch::Tensor> images, labels;
+                std::vector<int64_t> sizes;
+                for (auto& rank : ranks) {
+                    Batch share;
+                    QVERIFY(rank->next(share));
+                    QCOMPARE(share.index, batch.index);
+                    images.push_back(share.images);
+                    labels.push_back(share.labels);
+                    sizes.push_back(share.labels.size(0));
+                }
+                QVERIFY(torch::equal(torch::cat(labels), batch.labels));
+                QVERIFY(torch::allclose(torch::cat(images), batch.images));
+                QCOMPARE(sizes, (batch.index < 4 ? std::vector<int64_t>{2, 2, 3} : std::vector<int64_t>{0, 1, 1}));
+                ++batches;
+            }
+            QCOMPARE(batches, 5);
+        }
+        QCOMPARE(shardOfBatch(128, [] { BatchOptions o; o.shardIndex = 1; o.shardCount = 2; return o; }()).offset, int64_t(64));
     }
 
     void anEpochVisitsEveryImageOnce()

@@ -84,6 +84,27 @@ private slots:
             QVERIFY(!second->next(y));
             QCOMPARE(batches, 6);
         }
+        // Two ranks streaming their shares (each decodes only its own files) put together the
+        // in-memory batch, augmentation included.
+        std::vector<std::unique_ptr<BatchSource>> ranks;
+        for (int rank = 0; rank < 2; ++rank) {
+            BatchOptions share = options;
+            share.shardIndex = rank;
+            share.shardCount = 2;
+            ranks.push_back(makeBatchSource(b.train, b.format, torch::kCPU, augment, n, share));
+        }
+        first->startEpoch(3);
+        for (auto& rank : ranks) {
+            rank->startEpoch(3);
+        }
+        Batch x, r0, r1;
+        while (first->next(x)) {
+            QVERIFY(ranks[0]->next(r0) && ranks[1]->next(r1));
+            QCOMPARE(r0.labels.size(0), x.labels.size(0) / 2);
+            QVERIFY(torch::equal(torch::cat({r0.labels, r1.labels}), x.labels));
+            QVERIFY(torch::allclose(torch::cat({r0.images, r1.images}), x.images));
+        }
+        QVERIFY(!ranks[0]->next(r0));
     }
 };
 

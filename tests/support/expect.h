@@ -1,5 +1,5 @@
 #pragma once
-// Checks that an action throws lbd::InputError whose message contains every fragment.
+// Checks that an action throws lbd::InputError (or RunError) whose message contains every fragment.
 #include <QtGlobal>
 
 #include <string>
@@ -9,12 +9,12 @@
 
 namespace lbd::test {
 
-template <typename Action>
-bool throwsInputError(Action action, const std::vector<std::string>& fragments)
+template <typename Error, typename Action>
+bool throwsErrorOf(Action action, const std::vector<std::string>& fragments, const char* errorName)
 {
     try {
         action();
-    } catch (const InputError& error) {
+    } catch (const Error& error) {
         const std::string message = error.what();
         for (const auto& fragment : fragments) {
             if (message.find(fragment) == std::string::npos) {
@@ -24,11 +24,23 @@ bool throwsInputError(Action action, const std::vector<std::string>& fragments)
         }
         return true;
     } catch (const std::exception& other) {
-        qWarning("expected InputError, got '%s'", other.what());
+        qWarning("expected %s, got '%s'", errorName, other.what());
         return false;
     }
-    qWarning("expected InputError, nothing was thrown");
+    qWarning("expected %s, nothing was thrown", errorName);
     return false;
+}
+
+template <typename Action>
+bool throwsInputError(Action action, const std::vector<std::string>& fragments)
+{
+    return throwsErrorOf<InputError>(action, fragments, "InputError");
+}
+
+template <typename Action>
+bool throwsRunError(Action action, const std::vector<std::string>& fragments)
+{
+    return throwsErrorOf<RunError>(action, fragments, "RunError");
 }
 
 } // namespace lbd::test

@@ -1,0 +1,164 @@
+#include "app/cli/ranklauncher.h"
+
+#include "core/util/error.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace lbd::cli {
+namespace {
+
+std::vector<std::string> g_commandLine;
+std::vector<pid_t> g_ranks; // read by the signal handler
+std::atomic<int> g_interrupts{0};
+
+void forwardInterrupt(int signal)
+{
+    ++g_interrupts;
+    for (const pid_t rank : g_ranks) {
+        ::kill(rank, signal == SIGTERM ? SIGTERM : SIGINT);
+    }
+}
+
+// A port nobody listens on now, for rank 0's store (the kernel's pick for port 0).
+int freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0
+        || ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        throw RunError(std::string("no free local port for the ranks' rendezvous: ") + std::strerror(errno));
+    }
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+std::vector<std::string> rankArguments(const std::vector<std::string>& arguments, const std::vector<std::string>& extra, int rank)
+{
+    std::vector<std::string> out;
+    for (size_t i = 0; i < arguments.size(); ++i) {
+        if (arguments[i] == "--processes" || arguments[i] == "--gpus") {
+            ++i; // and its value
+            continue;
+        }
+        if (arguments[i].rfind("--processes=", 0) == 0 || arguments[i].rfind("--gpus=", 0) == 0) {
+            continue;
+        }
+        out.push_back(arguments[i]);
+    }
+    out.insert(out.end(), extra.begin(), extra.end());
+    if (rank > 0) {
+        out.emplace_back("--quiet"); // one progress bar: rank 0's
+    }
+    return out;
+}
+
+pid_t startRank(const std::vector<std::string>& arguments, int rank, int count, int port)
+{
+    const pid_t child = ::fork();
+    if (child < 0) {
+        throw RunError(std::string("could not start rank ") + std::to_string(rank) + ": " + std::strerror(errno));
+    }
+    if (child > 0) {
+        return child;
+    }
+    // A process group of its own: Ctrl+C in the terminal reaches the launcher alone, which passes
+    // it on once (a rank that got it twice would end at once instead of after its batch).
+    ::setpgid(0, 0);
+    ::setenv("RANK", std::to_string(rank).c_str(), 1);
+    ::setenv("LOCAL_RANK", std::to_string(rank).c_str(), 1);
+    ::setenv("WORLD_SIZE", std::to_string(count).c_str(), 1);
+    ::setenv("MASTER_ADDR", "127.0.0.1", 1);
+    ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
+    std::vector<char*> argv;
+    for (const std::string& argument : arguments) {
+        argv.push_back(const_cast<char*>(argument.c_str()));
+    }
+    argv.push_back(nullptr);
+    ::execv("/proc/self/exe", argv.data());
+    std::cerr << "lbd train: could not start rank " << rank << ": " << std::strerror(errno) << '\n';
+    ::_exit(127);
+}
+
+int exitStatusOf(int status)
+{
+    if (WIFEXITED(status)) {
+        return WEXITSTATUS(status);
+    }
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+}
+
+} // namespace
+
+void rememberCommandLine(int argc, char** argv)
+{
+    g_commandLine.assign(argv, argv + argc);
+}
+
+const std::vector<std::string>& commandLine()
+{
+    return g_commandLine;
+}
+
+int launchRanks(int count, const std::vector<std::string>& arguments, const std::vector<std::string>& extra)
+{
+    const int port = freePort();
+    g_interrupts = 0;
+    std::signal(SIGINT, forwardInterrupt);
+    std::signal(SIGTERM, forwardInterrupt);
+    for (int rank = 0; rank < count; ++rank) {
+        g_ranks.push_back(startRank(rankArguments(arguments, extra, rank), rank, count, port));
+    }
+    int result = 0;
+    int failedRank = -1;
+    for (size_t left = g_ranks.size(); left > 0; --left) {
+        int status = 0;
+        const pid_t done = ::waitpid(-1, &status, 0);
+        if (done < 0) {
+            if (errno == EINTR) {
+                ++left;
+                continue;
+            }
+            break;
+        }
+        const int code = exitStatusOf(status);
+        int rank = 0;
+        while (rank < count && g_ranks[static_cast<size_t>(rank)] != done) {
+            ++rank;
+        }
+        if (code != 0 && failedRank < 0) {
+            // The first rank to end badly decides; the others would only wait for it until their
+            // collective times out, so they are stopped now.
+            failedRank = rank;
+            result = code;
+            if (code != 130) {
+                std::cerr << "lbd train: rank " << rank << " of " << count << " ended with status " << code
+                          << "; stopping the other ranks\n";
+            }
+            for (const pid_t other : g_ranks) {
+                if (other != done) {
+                    ::kill(other, SIGTERM);
+                }
+            }
+        }
+    }
+    g_ranks.clear();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    return result;
+}
+
+} // namespace lbd::cli

@@ -1,0 +1,20 @@
+#pragma once
+// `lbd train --processes N` (or --gpus N): starts N copies of this very command as the ranks of one
+// data-parallel run on this machine (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR=127.0.0.1 and a
+// free MASTER_PORT in their environment, as torchrun would set them), and waits for them. Rank 0
+// keeps the terminal; the others are quiet. When one rank fails, the others are stopped and its
+// exit status is returned; Ctrl+C is passed on to every rank, which stop after the same batch.
+#include <string>
+#include <vector>
+
+namespace lbd::cli {
+
+// `arguments`: the whole command line (argv[0] first); every --processes and --gpus option is
+// dropped from the ranks' command lines and `extra` appended (--gpus: --device cuda).
+int launchRanks(int count, const std::vector<std::string>& arguments, const std::vector<std::string>& extra = {});
+
+// The command line `lbd` was started with (main stores it before parsing).
+void rememberCommandLine(int argc, char** argv);
+const std::vector<std::string>& commandLine();
+
+} // namespace lbd::cli

@@ -1,0 +1,161 @@
+#include "core/dist/communicator.h"
+
+#include "core/util/error.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <limits>
+
+#ifdef LBD_HAVE_C10D
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#endif
+
+namespace lbd {
+namespace {
+
+// A whole number in [low, high] from an environment variable, or InputError naming it.
+long long integerVariable(const char* name, const char* text, long long low, long long high)
+{
+    errno = 0;
+    char* end = nullptr;
+    const long long value = std::strtoll(text, &end, 10);
+    if (text[0] == '\0' || *end != '\0' || errno != 0 || value < low || value > high) {
+        throw InputError(std::string(name) + "=" + text + ": must be a whole number from " + std::to_string(low) + " to "
+                         + std::to_string(high));
+    }
+    return value;
+}
+
+} // namespace
+
+DistributedSpec distributedSpecFromEnvironment(const std::function<const char*(const char*)>& lookup)
+{
+    const auto get = [&](const char* name) -> const char* { return lookup ? lookup(name) : std::getenv(name); };
+    DistributedSpec spec;
+    const char* worldSize = get("WORLD_SIZE");
+    const char* rank = get("RANK");
+    if (worldSize == nullptr && rank == nullptr) {
+        return spec;
+    }
+    if (worldSize == nullptr || rank == nullptr) {
+        throw InputError(std::string(worldSize == nullptr ? "RANK" : "WORLD_SIZE") + " is set but "
+                         + (worldSize == nullptr ? "WORLD_SIZE" : "RANK") + " is not: a distributed run needs both");
+    }
+    spec.worldSize = static_cast<int>(integerVariable("WORLD_SIZE", worldSize, 1, 4096));
+    spec.rank = static_cast<int>(integerVariable("RANK", rank, 0, spec.worldSize - 1));
+    if (const char* localRank = get("LOCAL_RANK")) {
+        spec.localRank = static_cast<int>(integerVariable("LOCAL_RANK", localRank, 0, 1023));
+    } else {
+        spec.localRank = spec.rank;
+    }
+    if (const char* address = get("MASTER_ADDR"); address != nullptr && address[0] != '\0') {
+        spec.masterAddress = address;
+    }
+    if (const char* port = get("MASTER_PORT")) {
+        spec.masterPort = static_cast<int>(integerVariable("MASTER_PORT", port, 1, 65535));
+    }
+    if (const char* timeout = get("LBD_DIST_TIMEOUT")) {
+        spec.timeout = std::chrono::seconds(integerVariable("LBD_DIST_TIMEOUT", timeout, 1, 24 * 3600));
+    }
+    return spec;
+}
+
+#ifdef LBD_HAVE_C10D
+
+bool distributedAvailable()
+{
+    return true;
+}
+
+struct Communicator::Group {
+    c10::intrusive_ptr<c10d::Store> store;
+    c10::intrusive_ptr<c10d::ProcessGroupGloo> gloo;
+};
+
+namespace {
+
+// c10d reports a timeout or a vanished peer as c10::Error or std::runtime_error: both become a
+// RunError that says which rank saw it and what it means.
+template <typename Action>
+void collective(const DistributedSpec& spec, const std::string& what, Action action)
+{
+    try {
+        action();
+    } catch (const std::exception& error) {
+        std::string reason = error.what();
+        if (const auto newline = reason.find('\n'); newline != std::string::npos) {
+            reason.resize(newline); // c10::Error appends a backtrace
+        }
+        throw RunError("rank " + std::to_string(spec.rank) + " of " + std::to_string(spec.worldSize) + ": " + what
+                       + " failed (another rank stopped, failed, or took longer than "
+                       + std::to_string(spec.timeout.count() / 1000) + " s): " + reason);
+    }
+}
+
+} // namespace
+
+Communicator::Communicator(const DistributedSpec& spec) : m_spec(spec), m_group(std::make_unique<Group>())
+{
+    collective(m_spec, "joining the group at " + m_spec.masterAddress + ":" + std::to_string(m_spec.masterPort), [&] {
+                   c10d::TCPStoreOptions options;
+                   options.port = static_cast<std::uint16_t>(m_spec.masterPort);
+                   options.isServer = m_spec.rank == 0;
+                   options.numWorkers = static_cast<std::size_t>(m_spec.worldSize);
+                   options.waitWorkers = true;
+                   options.timeout = m_spec.timeout;
+                   m_group->store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddress, options);
+                   auto glooOptions = c10d::ProcessGroupGloo::Options::create(m_spec.timeout);
+                   glooOptions->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+                   m_group->gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(m_group->store, m_spec.rank,
+                                                                              m_spec.worldSize, glooOptions);
+               });
+}
+
+Communicator::~Communicator() = default;
+
+void Communicator::allReduceSum(torch::Tensor& tensor)
+{
+    collective(m_spec, "all-reduce", [&] {
+        std::vector<torch::Tensor> tensors{tensor};
+        m_group->gloo->allreduce(tensors)->wait();
+    });
+}
+
+void Communicator::broadcast(torch::Tensor& tensor, int root)
+{
+    collective(m_spec, "broadcast", [&] {
+        std::vector<torch::Tensor> tensors{tensor};
+        c10d::BroadcastOptions options;
+        options.rootRank = root;
+        m_group->gloo->broadcast(tensors, options)->wait();
+    });
+}
+
+void Communicator::barrier()
+{
+    collective(m_spec, "barrier", [&] { m_group->gloo->barrier()->wait(); });
+}
+
+#else // no c10d in this LibTorch
+
+bool distributedAvailable()
+{
+    return false;
+}
+
+struct Communicator::Group {};
+
+Communicator::Communicator(const DistributedSpec& spec) : m_spec(spec)
+{
+    throw RunError("this build of lbd has no distributed training (its LibTorch lacks c10d/Gloo): train on one process");
+}
+
+Communicator::~Communicator() = default;
+void Communicator::allReduceSum(torch::Tensor&) {}
+void Communicator::broadcast(torch::Tensor&, int) {}
+void Communicator::barrier() {}
+
+#endif
+
+} // namespace lbd

@@ -1,0 +1,44 @@
+#pragma once
+// The collectives of data-parallel training, on LibTorch's own c10d process groups: one process
+// per rank, found through a TCPStore at MASTER_ADDR:MASTER_PORT (the rendezvous that torchrun and
+// cluster schedulers set up; `lbd train --gpus N` sets it up itself). Gloo carries the tensors
+// between processes (CPU tensors; CUDA tensors through host copies). A collective that waits
+// longer than the timeout fails on every rank that is still alive, with a message that says so,
+// instead of hanging when one rank died.
+#include "core/dist/distributedspec.h"
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <string>
+
+namespace lbd {
+
+// Whether this build has c10d with Gloo (Debian's LibTorch and pip's PyTorch both do).
+bool distributedAvailable();
+
+class Communicator {
+public:
+    // Joins the group (rank 0 hosts the store). RunError when the other ranks do not all arrive
+    // within the timeout, or when this build has no c10d.
+    explicit Communicator(const DistributedSpec& spec);
+    ~Communicator();
+    Communicator(const Communicator&) = delete;
+    Communicator& operator=(const Communicator&) = delete;
+
+    int rank() const { return m_spec.rank; }
+    int worldSize() const { return m_spec.worldSize; }
+
+    // In place: every rank ends with the element-wise sum over ranks (same shape and dtype on all).
+    void allReduceSum(torch::Tensor& tensor);
+    // In place: every rank ends with `root`'s tensor.
+    void broadcast(torch::Tensor& tensor, int root = 0);
+    void barrier();
+
+private:
+    DistributedSpec m_spec;
+    struct Group;
+    std::unique_ptr<Group> m_group;
+};
+
+} // namespace lbd

@@ -1,0 +1,175 @@
+// `lbd train --processes N`: data-parallel training over c10d/Gloo between CPU processes, started
+// by lbd itself. One run folder (rank 0's), no scratch left behind, a resume with another rank
+// count, a rank that dies ending the run with a message instead of a hang, and a bad launch
+// environment refused.
+#include "tests/app/clitest.h"
+
+#include <csignal>
+
+using namespace lbd::test;
+
+namespace {
+
+QByteArray tinyConfig(int epochs)
+{
+    QJsonObject config = QJsonDocument::fromJson(kTinyConfig).object();
+    QJsonObject train = config.value(QStringLiteral("train")).toObject();
+    train[QStringLiteral("epochs")] = epochs;
+    train[QStringLiteral("threads")] = 1;
+    config[QStringLiteral("train")] = train;
+    return QJsonDocument(config).toJson();
+}
+
+int metricLines(const QString& run)
+{
+    QFile file(run + QStringLiteral("/metrics.jsonl"));
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts).size() : -1;
+}
+
+} // namespace
+
+class TestCliDistributed final : public CliTest {
+    Q_OBJECT
+
+    QProcessEnvironment m_environment;
+
+    Result lbdWith(const QStringList& args, const QProcessEnvironment& environment, int timeoutMs = 240000)
+    {
+        QProcess process;
+        process.setProcessEnvironment(environment);
+        process.start(kLbd, args);
+        Result result;
+        result.finished = process.waitForStarted(30000) && process.waitForFinished(timeoutMs);
+        if (!result.finished) {
+            process.kill();
+            process.waitForFinished(5000);
+        }
+        result.status = process.exitStatus();
+        result.code = process.exitCode();
+        result.out = QString::fromUtf8(process.readAllStandardOutput());
+        result.err = QString::fromUtf8(process.readAllStandardError());
+        return result;
+    }
+
+    QStringList scratchLeft() const
+    {
+        return QDir(path(QStringLiteral("tmp"))).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_temp.isValid());
+        QVERIFY(QDir().mkpath(path(QStringLiteral("tmp"))));
+        m_environment = QProcessEnvironment::systemEnvironment();
+        m_environment.insert(QStringLiteral("TMPDIR"), path(QStringLiteral("tmp"))); // the ranks' scratch folders
+        m_environment.insert(QStringLiteral("LBD_DIST_TIMEOUT"), QStringLiteral("30"));
+        QVERIFY(writeFile(path(QStringLiteral("tiny3.json")), tinyConfig(3)));
+        QVERIFY(writeFile(path(QStringLiteral("long.json")), tinyConfig(400)));
+    }
+
+    void twoProcessesTrainOneRun()
+    {
+        const QString run = path(QStringLiteral("two"));
+        const QStringList args = {QStringLiteral("train"), QStringLiteral("--config"), path(QStringLiteral("tiny3.json")),
+                                  QStringLiteral("--out"), run, QStringLiteral("--processes"), QStringLiteral("2")};
+        const Result result = lbdWith(args, m_environment);
+        EXPECT_EXIT(result, args, 0);
+        EXPECT_MENTIONS(result.out, QStringLiteral("run folder: ") + run, result, args);
+        QVERIFY2(!result.out.contains(QStringLiteral("lbd-rank-")), qPrintable(result.out)); // rank 1 says nothing
+        QCOMPARE(metricLines(run), 3);
+        QVERIFY(QFileInfo(run + QStringLiteral("/report.json")).size() > 0);
+        QVERIFY(QFileInfo(run + QStringLiteral("/checkpoint.pt")).size() > 0);
+        QCOMPARE(scratchLeft(), QStringList());
+        QFile log(run + QStringLiteral("/log.txt"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY2(log.readAll().contains("rank 0 of 2: joining 127.0.0.1:"), "rank 0 logs the group it joined");
+    }
+
+    // Only rank 0 reads the checkpoint; three ranks continue what two trained.
+    void resumesWithAnotherRankCount()
+    {
+        const QString run = path(QStringLiteral("two"));
+        QVERIFY2(metricLines(run) == 3, "needs the run of the test before");
+        const QStringList args = {QStringLiteral("train"), QStringLiteral("--resume"), run, QStringLiteral("--epochs"),
+                                  QStringLiteral("5"), QStringLiteral("--processes"), QStringLiteral("3")};
+        const Result result = lbdWith(args, m_environment);
+        EXPECT_EXIT(result, args, 0);
+        QCOMPARE(metricLines(run), 5);
+        QFile log(run + QStringLiteral("/log.txt"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        const QByteArray logged = log.readAll();
+        QVERIFY2(logged.contains("resumed after epoch 3") && logged.contains("rank 0 of 3: joining"), logged.constData());
+        QCOMPARE(scratchLeft(), QStringList());
+    }
+
+    void aRankThatDiesEndsTheRunWithAMessage()
+    {
+        const QString run = path(QStringLiteral("killed"));
+        const QStringList args = {QStringLiteral("train"), QStringLiteral("--config"), path(QStringLiteral("long.json")),
+                                  QStringLiteral("--out"), run, QStringLiteral("--processes"), QStringLiteral("2")};
+        QProcess launcher;
+        launcher.setProcessEnvironment(m_environment);
+        launcher.start(kLbd, args);
+        QVERIFY(launcher.waitForStarted(30000));
+        QElapsedTimer timer;
+        timer.start();
+        while (metricLines(run) < 2 && timer.elapsed() < 120000) {
+            launcher.waitForFinished(100);
+        }
+        QVERIFY2(metricLines(run) >= 2, qPrintable(QString::fromUtf8(launcher.readAllStandardError())));
+        // The launcher's children are the ranks, in rank order.
+        const QString pid = QString::number(launcher.processId());
+        QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(pid));
+        QVERIFY(children.open(QIODevice::ReadOnly));
+        const QStringList ranks = QString::fromUtf8(children.readAll()).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        QCOMPARE(ranks.size(), 2);
+        ::kill(static_cast<pid_t>(ranks[1].toLongLong()), SIGKILL);
+        timer.restart();
+        QVERIFY2(launcher.waitForFinished(90000), "the other rank must not hang");
+        const QString err = QString::fromUtf8(launcher.readAllStandardError());
+        QCOMPARE(launcher.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(launcher.exitCode(), 128 + SIGKILL);
+        QVERIFY2(err.contains(QStringLiteral("rank 1 of 2 ended with status 137; stopping the other ranks")), qPrintable(err));
+        QVERIFY2(timer.elapsed() < 60000, "within the collective timeout");
+        QVERIFY(QFileInfo(run + QStringLiteral("/checkpoint.pt")).size() > 0 || metricLines(run) < 10);
+        QCOMPARE(scratchLeft().size(), 1); // the killed rank could not remove its own; rank 1's alone
+    }
+
+    void aBadLaunchIsRefused_data()
+    {
+        QTest::addColumn<QStringList>("variables");
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("fragment");
+        QTest::newRow("rank beyond the world") << QStringList{QStringLiteral("RANK=5"), QStringLiteral("WORLD_SIZE=2")}
+                                               << QStringList() << QStringLiteral("RANK=5: must be a whole number from 0 to 1");
+        QTest::newRow("rank without world size") << QStringList{QStringLiteral("RANK=0")} << QStringList()
+                                                 << QStringLiteral("RANK is set but WORLD_SIZE is not");
+        QTest::newRow("--processes inside a rank")
+            << QStringList{QStringLiteral("RANK=0"), QStringLiteral("WORLD_SIZE=2")}
+            << QStringList{QStringLiteral("--processes"), QStringLiteral("2")} << QStringLiteral("already rank 0 of 2");
+        QTest::newRow("more GPUs than there are") << QStringList() << QStringList{QStringLiteral("--gpus"), QStringLiteral("64")}
+                                                  << QStringLiteral("--gpus 64: ");
+    }
+
+    void aBadLaunchIsRefused()
+    {
+        QFETCH(QStringList, variables);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, fragment);
+        QProcessEnvironment environment = m_environment;
+        for (const QString& variable : variables) {
+            environment.insert(variable.section(QLatin1Char('='), 0, 0), variable.section(QLatin1Char('='), 1));
+        }
+        const QStringList args = QStringList{QStringLiteral("train"), QStringLiteral("--config"), path(QStringLiteral("tiny3.json")),
+                                             QStringLiteral("--out"), path(QStringLiteral("refused"))}
+            + extra;
+        const Result result = lbdWith(args, environment);
+        EXPECT_EXIT(result, args, 2);
+        EXPECT_MENTIONS(result.err, fragment, result, args);
+        QVERIFY(!QFileInfo::exists(path(QStringLiteral("refused"))));
+    }
+};
+
+QTEST_MAIN(TestCliDistributed)
+#include "test_cli_distributed.moc"

@@ -1,0 +1,173 @@
+// Data-parallel training steps (TrainStep with a Communicator): two ranks, each on its half of
+// every batch, take exactly the step of one process that averages the gradients of the two halves
+// (batch norm per rank: each half's forward sees its own batch statistics), and stay identical.
+#include "core/dist/communicator.h"
+#include "core/lbd/objective.h"
+#include "core/model/modelfactory.h"
+#include "core/train/flatsgd.h"
+#include "core/train/trainstep.h"
+
+#include <QtTest>
+
+#include <future>
+#include <mutex>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace lbd;
+
+namespace {
+
+constexpr int kSteps = 4;
+constexpr int64_t kBatch = 12;
+
+ModelSpec tinyModel()
+{
+    ModelSpec spec;
+    spec.arch = "smallcnn";
+    spec.particles = 2;
+    spec.inputChannels = 1;
+    spec.numClasses = 3;
+    spec.inputSize = 16;
+    return spec;
+}
+
+ObjectiveSpec objectiveSpec()
+{
+    ObjectiveSpec spec;
+    spec.drwEpoch = 0;      // re-weighting from the first step
+    spec.ldamMargins = true;
+    spec.repulsive = true;  // a term of the parameters alone: the same on every rank
+    return spec;
+}
+
+const std::vector<int64_t> kCounts = {40, 12, 4};
+
+struct Replica {
+    ParticleModel model{nullptr};
+    std::unique_ptr<FlatSgd> optimizer;
+    std::unique_ptr<LbdObjective> objective;
+};
+
+Replica makeReplica()
+{
+    static std::mutex generator;
+    const std::lock_guard<std::mutex> lock(generator);
+    torch::manual_seed(3);
+    Replica replica;
+    replica.model = makeParticleModel(tinyModel());
+    replica.model->train();
+    std::vector<torch::Tensor> parameters;
+    for (auto& parameter : replica.model->parameters()) {
+        parameters.push_back(parameter);
+    }
+    replica.optimizer = std::make_unique<FlatSgd>(parameters, 0.9, true, 5e-4);
+    replica.optimizer->setLearningRate(0.05);
+    replica.objective = std::make_unique<LbdObjective>(objectiveSpec(), kCounts, torch::kCPU);
+    replica.objective->setEpoch(1);
+    return replica;
+}
+
+struct Batches {
+    std::vector<torch::Tensor> images, labels;
+};
+
+Batches fixedBatches()
+{
+    torch::manual_seed(11);
+    Batches batches;
+    for (int step = 0; step < kSteps; ++step) {
+        batches.images.push_back(torch::randn({kBatch, 1, 16, 16}));
+        batches.labels.push_back(torch::randint(0, 3, {kBatch}, torch::kInt64));
+    }
+    return batches;
+}
+
+int freePort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+} // namespace
+
+class TestDataParallel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void twoRanksTakeTheAveragedStepOfTheirHalves()
+    {
+        if (!distributedAvailable()) {
+            QSKIP("this LibTorch has no c10d/Gloo");
+        }
+        torch::set_num_threads(1);
+        const Batches batches = fixedBatches();
+        const int64_t half = kBatch / 2;
+
+        // One process: for each batch, the gradients of its two halves, averaged, then one step.
+        Replica reference = makeReplica();
+        for (int step = 0; step < kSteps; ++step) {
+            torch::Tensor sum = torch::zeros_like(reference.optimizer->flatGradients());
+            for (int64_t rank = 0; rank < 2; ++rank) {
+                reference.optimizer->zeroGrad();
+                const torch::Tensor images = batches.images[step].narrow(0, rank * half, half);
+                const torch::Tensor labels = batches.labels[step].narrow(0, rank * half, half);
+                const torch::Tensor logits = reference.model->forward(images).to(torch::kFloat32);
+                reference.objective->compute(logits, labels, reference.model->classifierWeights()).total.backward();
+                sum += reference.optimizer->flatGradients();
+            }
+            reference.optimizer->flatGradients().copy_(sum / 2);
+            reference.optimizer->step();
+        }
+
+        // Two ranks, each with its own replica, its half, and the gradients averaged by Gloo.
+        Replica replicas[2] = {makeReplica(), makeReplica()};
+        const int port = freePort();
+        const auto rank = [&](int r) {
+            DistributedSpec spec;
+            spec.rank = r;
+            spec.worldSize = 2;
+            spec.masterPort = port;
+            spec.timeout = std::chrono::seconds(30);
+            Communicator communicator(spec);
+            TrainStepOptions options;
+            options.communicator = &communicator;
+            Replica& replica = replicas[r];
+            TrainStep trainStep(replica.model, *replica.objective, *replica.optimizer, torch::kCPU, options);
+            for (int step = 0; step < kSteps; ++step) {
+                trainStep.run(batches.images[step].narrow(0, r * half, half), batches.labels[step].narrow(0, r * half, half));
+            }
+            trainStep.reduceEpochSums();
+            return trainStep.epochImages();
+        };
+        auto second = std::async(std::launch::async, rank, 1);
+        QCOMPARE(rank(0), int64_t(kSteps * kBatch)); // the epoch's count covers both ranks' images
+        QCOMPARE(second.get(), int64_t(kSteps * kBatch));
+
+        const torch::Tensor& first = replicas[0].optimizer->flatParameters();
+        QVERIFY(torch::equal(first, replicas[1].optimizer->flatParameters()));
+        const double difference = (first - reference.optimizer->flatParameters()).abs().max().item<double>();
+        QVERIFY2(difference < 1e-5, qPrintable(QString("largest difference %1").arg(difference)));
+        // And the test can tell: without averaging (one half's gradient alone) the weights differ.
+        Replica alone = makeReplica();
+        for (int step = 0; step < kSteps; ++step) {
+            alone.optimizer->zeroGrad();
+            const torch::Tensor logits = alone.model->forward(batches.images[step].narrow(0, 0, half)).to(torch::kFloat32);
+            alone.objective->compute(logits, batches.labels[step].narrow(0, 0, half), alone.model->classifierWeights()).total.backward();
+            alone.optimizer->step();
+        }
+        QVERIFY((first - alone.optimizer->flatParameters()).abs().max().item<double>() > 1e-4);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDataParallel)
+#include "test_dataparallel.moc"

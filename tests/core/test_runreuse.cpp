@@ -1,0 +1,167 @@
+// Reusing finished runs across studies: what counts as the same run, the built-in studies' shared
+// cells, the GPU plan's union studies covering every built-in run, and the index and copy of run
+// folders (finished ones only, copied whole, never over another run).
+#include "core/study/runreuse.h"
+#include "core/study/studyspec.h"
+#include "core/train/runfolder.h"
+
+#include "tests/support/expect.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+using namespace lbd;
+using json = nlohmann::json;
+
+namespace {
+
+json tinyConfig()
+{
+    return json::parse(R"({"name": "tiny", "data": {"dataset": "synthetic"}, "model": {"arch": "smallcnn", "particles": 2},
+                           "train": {"epochs": 3, "device": "cpu", "threads": 2, "seed": 5}})");
+}
+
+// Every run of a study, by its reuse key -> "study/cell label/seed".
+std::map<std::string, std::string> runsByKey(const ResolvedStudy& study)
+{
+    std::map<std::string, std::string> keys;
+    for (const StudyRunRef& run : study.runs) {
+        keys.emplace(runReuseKey(runConfigJson(study, run)),
+                     study.spec.name + "/" + study.cells[run.cell].label + "/" + std::to_string(run.seed));
+    }
+    return keys;
+}
+
+std::string keyOf(const ResolvedStudy& study, const std::string& cellLabel, int64_t seed)
+{
+    for (const StudyRunRef& run : study.runs) {
+        if (study.cells[run.cell].label == cellLabel && run.seed == seed) {
+            return runReuseKey(runConfigJson(study, run));
+        }
+    }
+    return "no cell " + cellLabel;
+}
+
+ResolvedStudy builtIn(const std::string& name)
+{
+    return resolveStudy(findStudySpec(name), {});
+}
+
+// A run folder as a finished run leaves it (the files inspectStudyRun asks for).
+void writeFinishedRun(const std::string& directory, const json& config, const std::string& state = "finished")
+{
+    std::filesystem::create_directories(directory);
+    const RunFolder folder(directory);
+    folder.writeJson(RunFolder::kConfig, config);
+    folder.writeStatus(state, 3, 3);
+    folder.writeJson(RunFolder::kReport, json{{"overall", {{"accuracy", 0.5}}}});
+    for (const char* file : {RunFolder::kTestProbabilities, RunFolder::kWeights}) {
+        std::ofstream(folder.path(file)) << "bytes";
+    }
+}
+
+} // namespace
+
+class TestRunReuse : public QObject {
+    Q_OBJECT
+
+private slots:
+    void theKeyIgnoresWhereARunTrainedAndItsLabelsOnly()
+    {
+        const json config = tinyConfig();
+        json elsewhere = config;
+        elsewhere["train"]["device"] = "auto";
+        elsewhere["train"]["threads"] = 7;
+        elsewhere["name"] = "another-study-cell";
+        QCOMPARE(runReuseKey(elsewhere), runReuseKey(config));
+        json defaultsSpelledOut = config;
+        defaultsSpelledOut["objective"]["tau"] = 40; // the default
+        QCOMPARE(runReuseKey(defaultsSpelledOut), runReuseKey(config));
+        for (const auto& [key, value] : std::vector<std::pair<std::string, json>>{
+                 {"/train/seed", 6}, {"/train/epochs", 4}, {"/model/particles", 3}, {"/data/seed", 1}}) {
+            json other = config;
+            other[json::json_pointer(key)] = value;
+            QVERIFY2(runReuseKey(other) != runReuseKey(config), key.c_str());
+        }
+        QVERIFY(test::throwsInputError([] { runReuseKey(json::parse(R"({"train": {"epochs": -1}})")); }, {"train.epochs"}));
+    }
+
+    void theBuiltInStudiesShareTheRecipeAndTheBaselines()
+    {
+        const ResolvedStudy methods = builtIn("methods");
+        for (const int64_t seed : {0, 1}) {
+            const std::string recipe = keyOf(methods, "LBD", seed);
+            QCOMPARE(keyOf(builtIn("calibration"), "LBD (3)", seed), recipe);
+            QCOMPARE(keyOf(builtIn("discrepancy"), "ratio=linear", seed), recipe);
+            QCOMPARE(keyOf(builtIn("particles"), "M=3", seed), recipe);
+            QCOMPARE(keyOf(builtIn("repulsion"), "on", seed), recipe);
+            QCOMPARE(keyOf(builtIn("utility"), "tail-sensitive", seed), recipe);
+            QCOMPARE(keyOf(builtIn("calibration"), "MCP (CE, 1 model)", seed), keyOf(methods, "CE", seed));
+            QCOMPARE(keyOf(builtIn("calibration"), "Ensemble (3)", seed), keyOf(methods, "Ensemble", seed));
+            QVERIFY(keyOf(methods, "LBD", seed) != keyOf(methods, "LBD", seed + 1));
+        }
+    }
+
+    // tools/gpu/paper-studies.sh trains paper-union-a, paper-union-b and the recipe's seeds 0-3,
+    // then runs the six studies with --reuse-from: every one of their runs must be among those.
+    void theGpuPlanCoversEveryBuiltInRun()
+    {
+        const std::string tools = std::string(LBD_SOURCE_DIR) + "/tools/gpu/";
+        std::map<std::string, std::string> trained = runsByKey(resolveStudy(findStudySpec(tools + "paper-union-a.json"), {}));
+        const auto unionB = runsByKey(resolveStudy(findStudySpec(tools + "paper-union-b.json"), {}));
+        trained.insert(unionB.begin(), unionB.end());
+        StudyOptions recipeSeeds;
+        recipeSeeds.seeds = {0, 1, 2, 3};
+        ResolvedStudy recipe = resolveStudy(findStudySpec("methods"), recipeSeeds);
+        for (const StudyRunRef& run : recipe.runs) {
+            if (recipe.cells[run.cell].label == "LBD") {
+                trained.emplace(runReuseKey(runConfigJson(recipe, run)), "recipe/" + std::to_string(run.seed));
+            }
+        }
+        std::set<std::string> needed;
+        for (const StudyInfo& info : listBuiltInStudies()) {
+            for (const auto& [key, name] : runsByKey(builtIn(info.name))) {
+                QVERIFY2(trained.count(key) == 1, ("not trained by the GPU plan: " + name).c_str());
+                needed.insert(key);
+            }
+        }
+        // 15 configs x 3 seeds, less M = 1, 2, 5, 8 at seed 2 (the particle study uses 2 seeds).
+        QCOMPARE(needed.size(), size_t(15 * 3 - 4));
+    }
+
+    void indexesFinishedRunsOnlyAndCopiesThemWhole()
+    {
+        QTemporaryDir temp;
+        const std::string root = temp.path().toStdString();
+        json finished = tinyConfig();
+        json stopped = tinyConfig();
+        stopped["train"]["seed"] = 6;
+        writeFinishedRun(root + "/a/b/c/runs/x/seed-5", finished);
+        writeFinishedRun(root + "/a/stopped", stopped, "stopped");
+        std::filesystem::create_directories(root + "/a/broken");
+        std::ofstream(root + "/a/broken/config.json") << "{not json";
+        const ReusableRuns runs({root + "/a"});
+        QCOMPARE(runs.size(), size_t(1));
+        json asAStudyAsksForIt = finished;
+        asAStudyAsksForIt["train"]["device"] = "auto";
+        QCOMPARE(runs.find(asAStudyAsksForIt).value_or(""), root + "/a/b/c/runs/x/seed-5");
+        QVERIFY(!runs.find(stopped));
+
+        const std::string target = root + "/study/runs/x/seed-5";
+        copyRunFolder(*runs.find(finished), target);
+        QCOMPARE(RunFolder(target).readJson(RunFolder::kReport), RunFolder(root + "/a/b/c/runs/x/seed-5").readJson(RunFolder::kReport));
+        QVERIFY(std::filesystem::exists(target + "/" + RunFolder::kWeights));
+        // Never over another run's files; nothing half-copied left behind.
+        QVERIFY(test::throwsRunError([&] { copyRunFolder(root + "/a/stopped", target); }, {target, "already holds files"}));
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(root + "/study/runs/x"), {}), 1L);
+        QVERIFY(test::throwsInputError([&] { ReusableRuns({root + "/nowhere"}); }, {"--reuse-from", "nowhere", "not a folder"}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRunReuse)
+#include "test_runreuse.moc"
