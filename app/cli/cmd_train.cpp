@@ -309,6 +309,8 @@ Command addTrainCommand(CLI::App& lbd)
     o->trainSeed = f.add(*c, "--train-seed", "train.seed")->group(training);
     f.add(*c, "--precision", "train.precision")->group(training);
     f.addSwitch(*c, "--no-cuda-graph", "train.cuda_graph", false, "do not capture the step in a CUDA graph")->group(training);
+    f.addSwitch(*c, "--sync-bn", "train.sync_bn", true,
+                "data-parallel runs: batch norm over the global batch, not each rank's share")->group(training);
     f.add(*c, "--lr", "optimizer.lr")->group(training);
     f.add(*c, "--weight-decay", "optimizer.weight_decay")->group(training);
     const std::string model = "Model and objective";

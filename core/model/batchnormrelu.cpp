@@ -1,5 +1,7 @@
 #include "core/model/batchnormrelu.h"
 
+#include "core/dist/syncbatchnorm.h"
+
 #include "core/model/cudnnfusedbatchnorm.h"
 
 #include <algorithm>
@@ -56,6 +58,10 @@ void setFusedBatchNormEnabled(bool enabled) { fusedSwitch().store(enabled); }
 
 torch::Tensor batchNorm(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn)
 {
+    if (Communicator* communicator = syncBatchNormCommunicator(); communicator != nullptr && bn.is_training()) {
+        return syncBatchNorm(x, bn.weight, bn.bias, bn.running_mean, bn.running_var, momentumOf(bn), bn.options.eps(),
+                             *communicator); // data-parallel with train.sync_bn: the global batch's statistics
+    }
     if (cudnnHalfTraining(x, bn)) {
         return std::get<0>(at::cudnn_batch_norm(x, bn.weight, bn.bias, bn.running_mean, bn.running_var, true,
                                                 momentumOf(bn), bn.options.eps()));
@@ -65,7 +71,7 @@ torch::Tensor batchNorm(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn)
 
 torch::Tensor batchNormAddRelu(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn, const torch::Tensor& residual)
 {
-    if (qualifiesForFusion(x, bn, residual)) {
+    if (qualifiesForFusion(x, bn, residual) && syncBatchNormCommunicator() == nullptr) {
         try {
             return cudnnBatchNormAddRelu(x, residual, bn.weight, bn.bias, bn.running_mean, bn.running_var,
                                          momentumOf(bn), bn.options.eps());

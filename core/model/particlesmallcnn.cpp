@@ -1,4 +1,5 @@
 #include "core/model/particlesmallcnn.h"
+#include "core/model/batchnormrelu.h"
 
 namespace lbd {
 
@@ -40,7 +41,7 @@ ParticleSmallCnnImpl::ParticleSmallCnnImpl(const ModelSpec& spec) : ParticleMode
 
 torch::Tensor ParticleSmallCnnImpl::stem(const torch::Tensor& x)
 {
-    return F::max_pool2d(torch::relu(m_stemBn->forward(m_stemConv->forward(x))),
+    return F::max_pool2d(torch::relu(batchNorm(m_stemConv->forward(x), *m_stemBn)),
                          F::MaxPool2dFuncOptions(2));
 }
 

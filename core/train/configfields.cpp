@@ -338,6 +338,8 @@ void addOptimizerAndTrainingFields(std::vector<ConfigField>& f)
     f.push_back(value("train.channels_last", "channels-last memory layout on CUDA",
                       [](C& c) -> auto& { return c.train.channelsLast; }));
     f.push_back(value("train.cuda_graph", "capture the training step in a CUDA graph", [](C& c) -> auto& { return c.train.cudaGraph; }));
+    f.push_back(value("train.sync_bn", "data-parallel runs: batch norm over the global batch (statistics summed over the ranks)",
+                      [](C& c) -> auto& { return c.train.syncBatchNorm; }));
     f.push_back(value("train.seed", "seed of the initialisation, batch order and augmentation",
                       [](C& c) -> auto& { return c.train.seed; }));
     f.push_back(value("train.threads", "CPU threads (0: all cores)", [](C& c) -> auto& { return c.train.threads; }));

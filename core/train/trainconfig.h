@@ -43,6 +43,7 @@ struct TrainSettings {
     Precision precision = Precision::Fp16;
     bool channelsLast = true;  // on CUDA
     bool cudaGraph = true;     // capture the training step in a CUDA graph (CUDA only)
+    bool syncBatchNorm = false; // data-parallel: batch norm statistics over every rank's images
     uint64_t seed = 0;         // model initialisation, batch order and augmentation
     int threads = 0;           // CPU threads, 0 = all cores
 };

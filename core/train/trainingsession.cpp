@@ -268,6 +268,7 @@ void TrainingSession::State::buildBatchesAndStep()
     stepOptions.cudaGraph = useGraph;
     stepOptions.channelsLast = config.train.channelsLast && device.is_cuda();
     stepOptions.communicator = communicator.get();
+    stepOptions.syncBatchNorm = config.train.syncBatchNorm && communicator;
     step = std::make_unique<TrainStep>(model, *objective, *optimizer, device, stepOptions);
 }
 

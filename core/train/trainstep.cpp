@@ -2,6 +2,7 @@
 
 #include "core/compat/torchcompat.h"
 #include "core/dist/communicator.h"
+#include "core/dist/syncbatchnorm.h"
 #include "core/util/error.h"
 
 #include <mutex>
@@ -72,7 +73,10 @@ void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labe
         compat::setAutocast(m_device, true, m_options.autocast);
     }
     const auto input = m_options.channelsLast ? images.contiguous(at::MemoryFormat::ChannelsLast) : images;
-    logits = m_options.separateParticles ? m_model->forwardSeparately(input).logits : m_model->forward(input);
+    {
+        const SyncBatchNormScope syncBatchNorm(m_options.syncBatchNorm ? m_options.communicator : nullptr);
+        logits = m_options.separateParticles ? m_model->forwardSeparately(input).logits : m_model->forward(input);
+    }
     if (autocast) {
         compat::setAutocast(m_device, false);
     }

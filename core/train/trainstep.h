@@ -32,6 +32,9 @@ struct TrainStepOptions {
     // Data-parallel training: each rank's gradients are averaged over the ranks before the step
     // (every rank then takes the same step), and the epoch's sums cover every rank's images.
     Communicator* communicator = nullptr;
+    // With a communicator: batch norm over the global batch (core/dist/syncbatchnorm.h) instead of
+    // each rank's share.
+    bool syncBatchNorm = false;
 };
 
 class TrainStep {

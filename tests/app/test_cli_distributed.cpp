@@ -136,6 +136,21 @@ private slots:
         QCOMPARE(scratchLeft().size(), 1); // the killed rank could not remove its own; rank 1's alone
     }
 
+    void syncBatchNormIsASetting()
+    {
+        const QString run = path(QStringLiteral("sync"));
+        const QStringList args = {QStringLiteral("train"), QStringLiteral("--config"), path(QStringLiteral("tiny3.json")),
+                                  QStringLiteral("--out"), run, QStringLiteral("--processes"), QStringLiteral("2"),
+                                  QStringLiteral("--sync-bn")};
+        const Result result = lbdWith(args, m_environment);
+        EXPECT_EXIT(result, args, 0);
+        QFile config(run + QStringLiteral("/config.json"));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        const QJsonObject train = QJsonDocument::fromJson(config.readAll()).object().value(QStringLiteral("train")).toObject();
+        QCOMPARE(train.value(QStringLiteral("sync_bn")).toBool(), true);
+        QCOMPARE(metricLines(run), 3);
+    }
+
     void aBadLaunchIsRefused_data()
     {
         QTest::addColumn<QStringList>("variables");
