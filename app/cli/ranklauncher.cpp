@@ -1,5 +1,6 @@
 #include "app/cli/ranklauncher.h"
 
+#include "core/dist/distributedspec.h"
 #include "core/util/error.h"
 
 #include <atomic>
@@ -7,8 +8,6 @@
 #include <cstring>
 #include <iostream>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,25 +24,6 @@ void forwardInterrupt(int signal)
     for (const pid_t rank : g_ranks) {
         ::kill(rank, signal == SIGTERM ? SIGTERM : SIGINT);
     }
-}
-
-// A port nobody listens on now, for rank 0's store (the kernel's pick for port 0).
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0
-        || ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-        if (fd >= 0) {
-            ::close(fd);
-        }
-        throw RunError(std::string("no free local port for the ranks' rendezvous: ") + std::strerror(errno));
-    }
-    ::close(fd);
-    return ntohs(address.sin_port);
 }
 
 std::vector<std::string> rankArguments(const std::vector<std::string>& arguments, const std::vector<std::string>& extra, int rank)
@@ -115,7 +95,7 @@ const std::vector<std::string>& commandLine()
 
 int launchRanks(int count, const std::vector<std::string>& arguments, const std::vector<std::string>& extra)
 {
-    const int port = freePort();
+    const int port = freeLocalPort();
     g_interrupts = 0;
     std::signal(SIGINT, forwardInterrupt);
     std::signal(SIGTERM, forwardInterrupt);

@@ -4,7 +4,12 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #ifdef LBD_HAVE_C10D
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
@@ -59,6 +64,25 @@ DistributedSpec distributedSpecFromEnvironment(const std::function<const char*(c
         spec.timeout = std::chrono::seconds(integerVariable("LBD_DIST_TIMEOUT", timeout, 1, 24 * 3600));
     }
     return spec;
+}
+
+int freeLocalPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0
+        || ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+        const std::string reason = std::strerror(errno);
+        if (fd >= 0) {
+            ::close(fd);
+        }
+        throw RunError("no free local port for the ranks' rendezvous: " + reason);
+    }
+    ::close(fd);
+    return ntohs(address.sin_port);
 }
 
 #ifdef LBD_HAVE_C10D

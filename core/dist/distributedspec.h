@@ -24,4 +24,8 @@ struct DistributedSpec {
 // variable that is malformed or inconsistent (RANK 3 of WORLD_SIZE 2).
 DistributedSpec distributedSpecFromEnvironment(const std::function<const char*(const char*)>& lookup = {});
 
+// A TCP port of 127.0.0.1 that nobody listens on now (the kernel's pick for port 0), for a
+// rendezvous on this machine. RunError when no socket can be bound.
+int freeLocalPort();
+
 } // namespace lbd

@@ -80,9 +80,13 @@ protected:
 
     Result runLbd(const QStringList& args, int timeoutMs = 300000) const
     {
+        return runLbd(args, QProcessEnvironment::systemEnvironment(), timeoutMs);
+    }
+
+    // With this environment (plus LBD_RUNS_DIR: nothing a test runs may write into the user's home).
+    Result runLbd(const QStringList& args, QProcessEnvironment env, int timeoutMs) const
+    {
         QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        // Nothing a test runs may write into the user's home.
         env.insert(QStringLiteral("LBD_RUNS_DIR"), m_temp.filePath(QStringLiteral("default-runs")));
         process.setProcessEnvironment(env);
         process.start(kLbd, args);

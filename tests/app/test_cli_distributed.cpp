@@ -33,22 +33,9 @@ class TestCliDistributed final : public CliTest {
 
     QProcessEnvironment m_environment;
 
-    Result lbdWith(const QStringList& args, const QProcessEnvironment& environment, int timeoutMs = 240000)
+    Result lbdWith(const QStringList& args, const QProcessEnvironment& environment) const
     {
-        QProcess process;
-        process.setProcessEnvironment(environment);
-        process.start(kLbd, args);
-        Result result;
-        result.finished = process.waitForStarted(30000) && process.waitForFinished(timeoutMs);
-        if (!result.finished) {
-            process.kill();
-            process.waitForFinished(5000);
-        }
-        result.status = process.exitStatus();
-        result.code = process.exitCode();
-        result.out = QString::fromUtf8(process.readAllStandardOutput());
-        result.err = QString::fromUtf8(process.readAllStandardError());
-        return result;
+        return runLbd(args, environment, 240000);
     }
 
     QStringList scratchLeft() const

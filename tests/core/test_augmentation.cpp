@@ -36,6 +36,23 @@ torch::Tensor params(std::initializer_list<std::array<float, 4>> rows)
 
 } // namespace
 
+namespace {
+
+// 30 synthetic 8x8 images of 3 classes whose labels are their row numbers, to see the order.
+Dataset thirtyNumberedImages()
+{
+    SyntheticSpec synthetic;
+    synthetic.classes = 3;
+    synthetic.trainPerClass = 10;
+    synthetic.testPerClass = 1;
+    synthetic.size = 8;
+    Dataset data = makeSyntheticDataset(synthetic);
+    data.train.labels = torch::arange(30, torch::kInt64);
+    return data;
+}
+
+} // namespace
+
 class TestAugmentation : public QObject {
     Q_OBJECT
 private slots:
@@ -133,13 +150,7 @@ private slots:
     // 2 images: 0, 1 and 1).
     void theRanksSharesMakeUpTheSingleProcessBatch()
     {
-        SyntheticSpec synthetic;
-        synthetic.classes = 3;
-        synthetic.trainPerClass = 10;
-        synthetic.testPerClass = 1;
-        synthetic.size = 8;
-        Dataset data = makeSyntheticDataset(synthetic);
-        data.train.labels = torch::arange(30, torch::kInt64);
+        const Dataset data = thirtyNumberedImages();
         const Normalization n = computeNormalization(data.train.images);
         AugmentSpec augment;
         augment.outputSize = 8;
@@ -186,13 +197,7 @@ private slots:
 
     void anEpochVisitsEveryImageOnce()
     {
-        SyntheticSpec synthetic;
-        synthetic.classes = 3;
-        synthetic.trainPerClass = 10;
-        synthetic.testPerClass = 1;
-        synthetic.size = 8;
-        Dataset data = makeSyntheticDataset(synthetic);
-        data.train.labels = torch::arange(30, torch::kInt64); // label = row, to see the order
+        const Dataset data = thirtyNumberedImages();
         BatchOptions options;
         options.batchSize = 7;
         AugmentSpec augment;

@@ -11,27 +11,11 @@
 #include <future>
 #include <map>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 using namespace lbd;
 
 namespace {
 
-// A port nobody listens on right now (the kernel's pick for port 0).
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
-}
 
 DistributedSpec rankOf(int rank, int worldSize, int port, int timeoutSeconds = 20)
 {
@@ -83,7 +67,7 @@ private slots:
         if (!distributedAvailable()) {
             QSKIP("this LibTorch has no c10d/Gloo");
         }
-        const int port = freePort();
+        const int port = freeLocalPort();
         const auto rank = [port](int r) {
             Communicator communicator(rankOf(r, 2, port));
             torch::Tensor values = torch::tensor({1.0f, 2.0f, 3.0f}) * (r == 0 ? 1 : 10);
@@ -107,7 +91,7 @@ private slots:
         }
         QElapsedTimer timer;
         timer.start();
-        const int port = freePort();
+        const int port = freeLocalPort();
         QVERIFY(test::throwsRunError([&] { Communicator alone(rankOf(0, 2, port, 2)); },
                                      {"rank 0 of 2", "joining the group at 127.0.0.1:" + std::to_string(port)}));
         QVERIFY2(timer.elapsed() < 30000, "the timeout is 2 s");
@@ -118,7 +102,7 @@ private slots:
         if (!distributedAvailable()) {
             QSKIP("this LibTorch has no c10d/Gloo");
         }
-        const int port = freePort();
+        const int port = freeLocalPort();
         auto leaver = std::async(std::launch::async, [port] {
             Communicator communicator(rankOf(1, 2, port, 3));
             communicator.barrier(); // joined; then it is gone before the all-reduce

@@ -14,9 +14,6 @@
 #include <future>
 #include <mutex>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 using namespace lbd;
 
@@ -87,17 +84,34 @@ Batches fixedBatches()
     return batches;
 }
 
-int freePort()
+
+DistributedSpec rankOf(int rank, int port)
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-    ::close(fd);
-    return ntohs(address.sin_port);
+    DistributedSpec spec;
+    spec.rank = rank;
+    spec.worldSize = 2;
+    spec.masterPort = port;
+    spec.timeout = std::chrono::seconds(30);
+    return spec;
+}
+
+// Runs `rank(0)` here and `rank(1)` on a second thread, as the two ranks of one group.
+template <typename Rank>
+void runTwoRanks(Rank rank)
+{
+    auto second = std::async(std::launch::async, rank, 1);
+    rank(0);
+    second.get();
+}
+
+// Rank r of 2 trains its half of every batch with a TrainStep of these options.
+void trainHalves(Replica& replica, const Batches& batches, int rank, TrainStepOptions options)
+{
+    TrainStep trainStep(replica.model, *replica.objective, *replica.optimizer, torch::kCPU, options);
+    const int64_t half = kBatch / 2;
+    for (int step = 0; step < kSteps; ++step) {
+        trainStep.run(batches.images[step].narrow(0, rank * half, half), batches.labels[step].narrow(0, rank * half, half));
+    }
 }
 
 } // namespace
@@ -123,14 +137,10 @@ private slots:
         const torch::Tensor y = torch::batch_norm(wholeX, weight, bias, wholeMean, wholeVar, true, 0.1, 1e-5, false);
         (y * upstream).sum().backward();
 
-        const int port = freePort();
+        const int port = freeLocalPort();
         std::vector<torch::Tensor> outputs(2), gradients(2), means(2);
-        const auto rank = [&](int r) {
-            DistributedSpec spec;
-            spec.rank = r;
-            spec.worldSize = 2;
-            spec.masterPort = port;
-            Communicator communicator(spec);
+        runTwoRanks([&](int r) {
+            Communicator communicator(rankOf(r, port));
             torch::Tensor half = x.narrow(0, r * 4, 4).clone().requires_grad_(true);
             torch::Tensor mean = torch::zeros({3}), var = torch::ones({3});
             const torch::Tensor out = syncBatchNorm(half, weight, bias, mean, var, 0.1, 1e-5, communicator);
@@ -138,10 +148,7 @@ private slots:
             outputs[r] = out.detach();
             gradients[r] = half.grad();
             means[r] = torch::cat({mean, var});
-        };
-        auto second = std::async(std::launch::async, rank, 1);
-        rank(0);
-        second.get();
+        });
         QVERIFY(torch::allclose(torch::cat(outputs), y.detach(), 1e-5, 1e-5));
         QVERIFY(torch::allclose(torch::cat(gradients), wholeX.grad(), 1e-5, 1e-5));
         QVERIFY(torch::allclose(means[0], torch::cat({wholeMean, wholeVar}), 1e-5, 1e-5));
@@ -174,27 +181,21 @@ private slots:
 
         // Two ranks, each with its own replica, its half, and the gradients averaged by Gloo.
         Replica replicas[2] = {makeReplica(), makeReplica()};
-        const int port = freePort();
-        const auto rank = [&](int r) {
-            DistributedSpec spec;
-            spec.rank = r;
-            spec.worldSize = 2;
-            spec.masterPort = port;
-            spec.timeout = std::chrono::seconds(30);
-            Communicator communicator(spec);
+        const int port = freeLocalPort();
+        std::vector<int64_t> images(2);
+        runTwoRanks([&](int r) {
+            Communicator communicator(rankOf(r, port));
             TrainStepOptions options;
             options.communicator = &communicator;
-            Replica& replica = replicas[r];
-            TrainStep trainStep(replica.model, *replica.objective, *replica.optimizer, torch::kCPU, options);
+            TrainStep trainStep(replicas[r].model, *replicas[r].objective, *replicas[r].optimizer, torch::kCPU, options);
             for (int step = 0; step < kSteps; ++step) {
                 trainStep.run(batches.images[step].narrow(0, r * half, half), batches.labels[step].narrow(0, r * half, half));
             }
             trainStep.reduceEpochSums();
-            return trainStep.epochImages();
-        };
-        auto second = std::async(std::launch::async, rank, 1);
-        QCOMPARE(rank(0), int64_t(kSteps * kBatch)); // the epoch's count covers both ranks' images
-        QCOMPARE(second.get(), int64_t(kSteps * kBatch));
+            images[r] = trainStep.epochImages();
+        });
+        // The epoch's count covers both ranks' images.
+        QCOMPARE(images, (std::vector<int64_t>{kSteps * kBatch, kSteps * kBatch}));
 
         const torch::Tensor& first = replicas[0].optimizer->flatParameters();
         QVERIFY(torch::equal(first, replicas[1].optimizer->flatParameters()));
@@ -236,26 +237,14 @@ private slots:
             }
         }
         Replica replicas[2] = {makeReplica(kNoReweighting, kGentle), makeReplica(kNoReweighting, kGentle)};
-        const int port = freePort();
-        const auto rank = [&](int r) {
-            DistributedSpec spec;
-            spec.rank = r;
-            spec.worldSize = 2;
-            spec.masterPort = port;
-            spec.timeout = std::chrono::seconds(30);
-            Communicator communicator(spec);
+        const int port = freeLocalPort();
+        runTwoRanks([&](int r) {
+            Communicator communicator(rankOf(r, port));
             TrainStepOptions options;
             options.communicator = &communicator;
             options.syncBatchNorm = true;
-            Replica& replica = replicas[r];
-            TrainStep trainStep(replica.model, *replica.objective, *replica.optimizer, torch::kCPU, options);
-            for (int step = 0; step < kSteps; ++step) {
-                trainStep.run(batches.images[step].narrow(0, r * half, half), batches.labels[step].narrow(0, r * half, half));
-            }
-        };
-        auto second = std::async(std::launch::async, rank, 1);
-        rank(0);
-        second.get();
+            trainHalves(replicas[r], batches, r, options);
+        });
         const double weights =
             (replicas[0].optimizer->flatParameters() - whole.optimizer->flatParameters()).abs().max().item<double>();
         QVERIFY2(weights < 1e-6, qPrintable(QString("weights differ by %1").arg(weights)));
