@@ -4,7 +4,10 @@
 // environment refused.
 #include "tests/app/clitest.h"
 
+#include <algorithm>
 #include <csignal>
+#include <utility>
+#include <vector>
 
 using namespace lbd::test;
 
@@ -18,6 +21,31 @@ QByteArray tinyConfig(int epochs)
     train[QStringLiteral("threads")] = 1;
     config[QStringLiteral("train")] = train;
     return QJsonDocument(config).toJson();
+}
+
+// The processes whose parent is `parent`, oldest first (from /proc/PID/stat: needs no kernel option).
+QStringList childrenOf(qint64 parent)
+{
+    std::vector<std::pair<std::pair<qulonglong, qint64>, QString>> children; // (start tick, pid): forked in the same tick, the lower pid first
+    const QStringList entries = QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString& pid : entries) {
+        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+        if (!stat.open(QIODevice::ReadOnly)) {
+            continue;
+        }
+        const QString text = QString::fromUtf8(stat.readAll());
+        // "pid (comm) state ppid ... starttime": the fields after the command's closing parenthesis.
+        const QStringList fields = text.mid(text.lastIndexOf(QLatin1Char(')')) + 2).split(QLatin1Char(' '));
+        if (fields.size() > 19 && fields[1].toLongLong() == parent) {
+            children.push_back({{fields[19].toULongLong(), pid.toLongLong()}, pid});
+        }
+    }
+    std::sort(children.begin(), children.end());
+    QStringList pids;
+    for (const auto& child : children) {
+        pids << child.second;
+    }
+    return pids;
 }
 
 int metricLines(const QString& run)
@@ -105,11 +133,8 @@ private slots:
             launcher.waitForFinished(100);
         }
         QVERIFY2(metricLines(run) >= 2, qPrintable(QString::fromUtf8(launcher.readAllStandardError())));
-        // The launcher's children are the ranks, in rank order.
-        const QString pid = QString::number(launcher.processId());
-        QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(pid));
-        QVERIFY(children.open(QIODevice::ReadOnly));
-        const QStringList ranks = QString::fromUtf8(children.readAll()).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        // The launcher's children are the ranks, started in rank order.
+        const QStringList ranks = childrenOf(launcher.processId());
         QCOMPARE(ranks.size(), 2);
         ::kill(static_cast<pid_t>(ranks[1].toLongLong()), SIGKILL);
         timer.restart();
