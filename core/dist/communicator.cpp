@@ -130,7 +130,11 @@ Communicator::Communicator(const DistributedSpec& spec) : m_spec(spec), m_group(
                    options.timeout = m_spec.timeout;
                    m_group->store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddress, options);
                    auto glooOptions = c10d::ProcessGroupGloo::Options::create(m_spec.timeout);
-                   glooOptions->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+                   // Ranks of one machine talk over the loopback device (no name lookup that a bare
+                   // container may not have); across machines, over the interface of this host's name.
+                   const bool local = m_spec.masterAddress == "127.0.0.1" || m_spec.masterAddress == "localhost";
+                   glooOptions->devices.push_back(local ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                                                        : c10d::ProcessGroupGloo::createDefaultDevice());
                    m_group->gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(m_group->store, m_spec.rank,
                                                                               m_spec.worldSize, glooOptions);
                });
