@@ -27,14 +27,6 @@ using nlohmann::json;
 
 namespace {
 
-void writeText(const QString& path, const std::string& text)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(text.data(), qint64(text.size()));
-}
-
 struct Recorded {
     double accuracy[2];
     double ece[2];
@@ -44,16 +36,7 @@ struct Recorded {
 // A finished two-epoch run with an evaluation at both epochs.
 void writeRun(const QString& dir, int seed, int particles, const Recorded& values)
 {
-    lbd::TrainConfig config = test::tinyConfig();
-    config.name = "tiny";
-    config.model.particles = particles;
-    config.data.longTail.seed = seed;
-    config.data.synthetic.seed = seed;
-    config.train.seed = seed;
-    writeText(dir + "/config.json", lbd::toJson(config).dump(2));
-    writeText(dir + "/run.json", json{{"dataset", "synthetic"}, {"device", "cpu"}, {"created", "2025-01-01T00:00:00Z"},
-                                      {"class_names", {"a", "b", "c", "d"}}}.dump());
-    writeText(dir + "/status.json", json{{"state", "finished"}, {"epochs_done", 2}, {"epochs", 2}, {"message", ""}}.dump());
+    test::writeRunDescription(dir, "tiny", seed, particles);
     std::string lines;
     for (int e = 0; e < 2; ++e) {
         lbd::EpochMetrics metrics;
@@ -70,7 +53,7 @@ void writeRun(const QString& dir, int seed, int particles, const Recorded& value
         metrics.evaluation = report;
         lines += lbd::toJson(metrics).dump() + "\n";
     }
-    writeText(dir + "/metrics.jsonl", lines);
+    test::writeText(dir + "/metrics.jsonl", lines);
 }
 
 QCPGraph* graphNamed(QCPAxisRect* rect, const QString& name)

@@ -25,34 +25,17 @@ using nlohmann::json;
 
 namespace {
 
-void writeText(const QString& path, const std::string& text)
-{
-    QDir().mkpath(QFileInfo(path).path());
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write(text.data(), qint64(text.size()));
-}
-
 // A run folder as the trainer leaves it, minus the tensors: config, manifest, status, report.
 void writeRun(const QString& dir, int seed, int particles, const QString& state, double accuracy, double ece)
 {
-    lbd::TrainConfig config = test::tinyConfig();
-    config.name = "tiny-s" + std::to_string(seed);
-    config.model.particles = particles;
-    config.data.longTail.seed = seed;
-    config.data.synthetic.seed = seed; // as `lbd train --seed` leaves it: it follows the data seed
-    config.train.seed = seed;
-    writeText(dir + "/config.json", lbd::toJson(config).dump(2));
-    writeText(dir + "/run.json", json{{"dataset", "synthetic"}, {"device", "cpu"}, {"created", "2025-01-01T00:00:00Z"},
-                                      {"class_names", {"a", "b", "c", "d"}}}.dump());
-    writeText(dir + "/status.json", json{{"state", state.toStdString()}, {"epochs_done", 2}, {"epochs", 2},
-                                         {"message", state == "failed" ? "the loss became nan" : ""}}.dump());
+    test::writeRunDescription(dir, "tiny-s" + std::to_string(seed), seed, particles, state.toStdString(),
+                              state == "failed" ? "the loss became nan" : "");
     if (state == "finished") {
         lbd::EvaluationReport report;
         report.classCount = 4;
         report.overall = {static_cast<int64_t>(std::lround(accuracy * 100)), 100, accuracy}; // a report without images reads 0
         report.calibration.ece = ece;
-        writeText(dir + "/report.json", json{{"evaluation", lbd::reportToJson(report)}}.dump());
+        test::writeText(dir + "/report.json", json{{"evaluation", lbd::reportToJson(report)}}.dump());
     }
 }
 

@@ -2,14 +2,22 @@
 // Shared set-up of the GUI tests: settings and runs folder in a temporary directory, and a tiny
 // synthetic run that trains in seconds on two CPU cores.
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QtTest>
 #include <QDirIterator>
 #include <QEvent>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QWidget>
 
+#include "core/train/configjson.h"
 #include "core/train/trainconfig.h"
 #include "ui/app/appsettings.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
 
 namespace lbd::ui::test {
 
@@ -100,6 +108,35 @@ inline void keepScreenshot(QWidget* widget, const QString& name)
         QDir().mkpath(dir);
         widget->grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
     }
+}
+
+// Writes `text` to `path`, creating its folder.
+inline void writeText(const QString& path, const std::string& text)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(text.data(), qint64(text.size()));
+}
+
+// The files that describe a run folder without its tensors (config.json, run.json, status.json),
+// for a tiny config trained with `seed` as `lbd train --seed` leaves it: the seeds of the data, the
+// synthetic images and the training all follow it.
+inline void writeRunDescription(const QString& dir, const std::string& name, int seed, int particles,
+                                const std::string& state = "finished", const std::string& message = {})
+{
+    lbd::TrainConfig config = tinyConfig();
+    config.name = name;
+    config.model.particles = particles;
+    config.data.longTail.seed = seed;
+    config.data.synthetic.seed = seed;
+    config.train.seed = seed;
+    writeText(dir + "/config.json", lbd::toJson(config).dump(2));
+    writeText(dir + "/run.json", nlohmann::json{{"dataset", "synthetic"}, {"device", "cpu"}, {"created", "2025-01-01T00:00:00Z"},
+                                                {"class_names", {"a", "b", "c", "d"}}}
+                                     .dump());
+    writeText(dir + "/status.json",
+              nlohmann::json{{"state", state}, {"epochs_done", 2}, {"epochs", 2}, {"message", message}}.dump());
 }
 
 } // namespace lbd::ui::test
