@@ -133,6 +133,11 @@ void TrainingSession::State::prepareDevice()
         }
         message("rank " + std::to_string(distributed.rank) + " of " + std::to_string(distributed.worldSize) + ": joining "
                 + distributed.masterAddress + ":" + std::to_string(distributed.masterPort));
+        // Checked before anything is written: a refused run leaves no folder behind.
+        if (config.train.batchSize < 2 * distributed.worldSize) {
+            throw InputError("train.batch_size (" + std::to_string(config.train.batchSize) + ") must be at least 2 per rank ("
+                             + std::to_string(distributed.worldSize) + " ranks): batch norm needs 2 images");
+        }
         communicator = std::make_unique<Communicator>(distributed);
     }
     configureDevice(device);
@@ -242,10 +247,6 @@ void TrainingSession::State::buildBatchesAndStep()
     // Every batch the captured shape; data-parallel: every rank as many batches, none empty.
     trainOptions.dropLast = useGraph || communicator;
     if (communicator) {
-        if (config.train.batchSize < 2 * communicator->worldSize()) {
-            throw InputError("train.batch_size (" + std::to_string(config.train.batchSize) + ") must be at least 2 per rank ("
-                             + std::to_string(communicator->worldSize()) + " ranks): batch norm needs 2 images");
-        }
         trainOptions.shardIndex = communicator->rank();
         trainOptions.shardCount = communicator->worldSize();
     }

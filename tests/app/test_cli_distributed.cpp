@@ -175,6 +175,9 @@ private slots:
         QTest::newRow("--processes inside a rank")
             << QStringList{QStringLiteral("RANK=0"), QStringLiteral("WORLD_SIZE=2")}
             << QStringList{QStringLiteral("--processes"), QStringLiteral("2")} << QStringLiteral("already rank 0 of 2");
+        QTest::newRow("a batch smaller than 2 per rank")
+            << QStringList() << QStringList{QStringLiteral("--processes"), QStringLiteral("2"), QStringLiteral("--batch-size"), QStringLiteral("3")}
+            << QStringLiteral("train.batch_size (3) must be at least 2 per rank (2 ranks)");
         QTest::newRow("more GPUs than there are") << QStringList() << QStringList{QStringLiteral("--gpus"), QStringLiteral("64")}
                                                   << QStringLiteral("--gpus 64: ");
     }
