@@ -20,6 +20,13 @@ if [ -n "${prefix#;}" ]; then args+=("-DCMAKE_PREFIX_PATH=${prefix#;}"); fi
 # the library LibTorch loads.
 cudnn="${CUDNN_ROOT:-$(python3 -c 'import nvidia.cudnn as c; print(c.__path__[0])' 2>/dev/null || true)}"
 if [ -n "$cudnn" ]; then args+=("-DCUDNN_ROOT=$cudnn"); fi
+# NCCL's header, for data-parallel CUDA training: pip's nvidia-nccl package ships it too.
+nccl="${NCCL_ROOT:-$(python3 -c 'import nvidia.nccl as n; print(n.__path__[0])' 2>/dev/null || true)}"
+if [ -z "$nccl" ]; then
+  header=$(python3 -c 'import glob, site; print(next(iter(sorted(f for d in site.getsitepackages() for f in glob.glob(d + "/nvidia/**/include/nccl.h", recursive=True))), ""))' 2>/dev/null || true)
+  [ -n "$header" ] && nccl=$(dirname "$(dirname "$header")")
+fi
+if [ -n "$nccl" ]; then args+=("-DNCCL_ROOT=$nccl"); fi
 if [ -n "${LBD_JSON_INCLUDE_DIR:-}" ]; then args+=("-DLBD_JSON_INCLUDE_DIR=$LBD_JSON_INCLUDE_DIR"); fi
 if [ -n "${LBD_CLI11_INCLUDE_DIR:-}" ]; then args+=("-DLBD_CLI11_INCLUDE_DIR=$LBD_CLI11_INCLUDE_DIR"); fi
 generator=()

@@ -1,8 +1,10 @@
 // `lbd bench`: throughput measurements recorded with the machine, date and command.
 #include "app/cli/command.h"
+#include "app/cli/ranklauncher.h"
 
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
+#include "core/dist/distributedspec.h"
 #include "core/model/batchnormrelu.h"
 #include "core/train/trainingbenchmark.h"
 #include "core/util/atomicfile.h"
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -83,18 +86,48 @@ struct BenchOptions {
     std::string arch = "resnet32";
     int64_t particles = 3;
     int64_t batch = 128;
+    int64_t imageSize = 32;
+    int64_t channels = 1;
+    int64_t classes = 10;
+    std::optional<int64_t> trainImages;
+    int processes = 0;
+    int gpus = 0;
     std::optional<double> trainSeconds;
     std::string precision = "fp16";
     bool noStraightforward = false;
     bool noFusedBn = false;
     bool json = false;
+    bool quiet = false;
     std::optional<std::string> out;
 };
 
+// The command as typed: a rank's launcher's (`lbd bench --gpus N ...`), else this process's.
+std::string typedCommand()
+{
+    if (const char* launched = std::getenv("LBD_LAUNCH_COMMAND"); launched != nullptr && launched[0] != '\0') {
+        return launched;
+    }
+    std::string text;
+    for (const auto& word : commandLine()) {
+        text += (text.empty() ? "" : " ") + word;
+    }
+    return text;
+}
+
 int runBench(const BenchOptions& o)
 {
+    if ((o.processes > 1 || o.gpus > 1) && o.what != "train") {
+        throw InputError("--processes/--gpus measure data-parallel training only: add --what train");
+    }
+    if (const auto status = launchRanksIfAsked(o.processes, o.gpus, static_cast<int>(torch::cuda::device_count()))) {
+        return *status;
+    }
+    const DistributedSpec distributed = distributedSpecFromEnvironment();
+    const bool rankZero = distributed.rank == 0; // prints and writes the record; the others only measure
     const std::string& what = o.what;
-    const std::string& deviceText = o.device;
+    const std::string deviceText = distributed.enabled() && o.device.rfind("cuda", 0) == 0
+        ? "cuda:" + std::to_string(distributed.localRank) // a GPU per rank
+        : o.device;
     const torch::Device device = parseDevice(deviceText);
     const double seconds = o.seconds;
     const int64_t augmentBatch = o.augmentBatch.value_or(device.is_cuda() ? 4096 : 512);
@@ -103,13 +136,19 @@ int runBench(const BenchOptions& o)
     training.arch = o.arch;
     training.particles = o.particles;
     training.batchSize = o.batch;
+    training.imageSize = o.imageSize;
+    training.channels = o.channels;
+    training.classes = o.classes;
+    training.trainImages = o.trainImages.value_or(training.trainImages);
+    training.distributed = distributed;
     training.seconds = o.trainSeconds.value_or(device.is_cuda() ? 10.0 : 20.0);
     training.straightforward = !o.noStraightforward;
     training.precision = parsePrecision(o.precision);
     // For measuring what cuDNN's fused batch norm + add + ReLU gains (same as LBD_FUSED_BN=0).
     const bool noFusedBn = o.noFusedBn;
-    const bool json = o.json;
-    const auto& outPath = o.out;
+    const bool json = o.json && rankZero;
+    const bool quiet = o.quiet || !rankZero; // the other ranks only measure
+    const std::optional<std::string> outPath = rankZero ? o.out : std::nullopt;
     if (outPath) {
         checkOutputFilePath(*outPath); // before minutes of measuring, not after
     }
@@ -118,8 +157,7 @@ int runBench(const BenchOptions& o)
         setFusedBatchNormEnabled(false);
     }
 
-    std::string command = "lbd bench --what " + what + " --device " + deviceText
-        + (noFusedBn ? " --no-fused-bn" : "");
+    const std::string command = typedCommand();
     nlohmann::json record = {{"date", currentDateTimeUtc()},
                              {"host", hostName()},
                              {"cpu", cpuModelName()},
@@ -128,11 +166,15 @@ int runBench(const BenchOptions& o)
                              {"libtorch", compat::torchVersion()},
                              {"command", command},
                              {"results", nlohmann::json::array()}};
+    if (distributed.enabled()) {
+        record["ranks"] = distributed.worldSize;
+        record["batch_per_rank"] = o.batch;
+    }
     if (what == "augment" || what == "all") {
         for (const bool rotation : {true, false}) {
             for (const int64_t channels : {int64_t(3), int64_t(1)}) {
                 auto result = benchAugmentation(device, augmentBatch, channels, 32, seconds, rotation);
-                if (!json) {
+                if (!json && !quiet) {
                     std::cout << "augmentation: " << result["pipeline"].get<std::string>() << ", "
                               << result["image"].get<std::string>() << ", batch " << augmentBatch << ": "
                               << static_cast<int64_t>(result["images_per_second"].get<double>()) << " images/s";
@@ -149,7 +191,8 @@ int runBench(const BenchOptions& o)
     if (what == "train" || what == "all") {
         // The fused batch-norm kernels against ATen on a ResNet-32 stage-1 shape, so that every
         // record of the fast mode also says how closely its kernels match the reference.
-        const auto deviation = measureFusedBatchNormDeviation(device, training.batchSize, 48, 32);
+        const auto deviation = rankZero ? measureFusedBatchNormDeviation(device, training.batchSize, 48, 32)
+                                        : FusedBatchNormDeviation{};
         record["fused_batch_norm"] = {{"enabled", fusedBatchNormEnabled()}, {"checked", deviation.ran}};
         if (deviation.ran) {
             record["fused_batch_norm"]["relative_deviation_from_aten_fp32"] = {
@@ -157,7 +200,7 @@ int runBench(const BenchOptions& o)
                 {"grad_residual", deviation.gradResidual}, {"grad_weight", deviation.gradWeight},
                 {"grad_bias", deviation.gradBias},      {"running_mean", deviation.runningMean},
                 {"running_var", deviation.runningVar}};
-            if (!json) {
+            if (!json && !quiet) {
                 std::cout << "fused batch norm + add + ReLU vs ATen fp32: largest relative deviation "
                           << deviation.largest() << "\n";
             }
@@ -169,17 +212,22 @@ int runBench(const BenchOptions& o)
                                     {"arch", training.arch},
                                     {"particles", training.particles},
                                     {"batch", training.batchSize},
-                                    {"image", std::to_string(training.channels) + "x32x32"},
+                                    {"image", std::to_string(training.channels) + "x" + std::to_string(training.imageSize) + "x"
+                                                  + std::to_string(training.imageSize)},
+                                    {"classes", training.classes},
+                                    {"ranks", result.ranks},
                                     {"objective", "LDAM margins + DRW weights + utility term (tail:0.5, alpha 0.002) + repulsion"},
                                     {"steps", result.steps},
                                     {"seconds", result.seconds},
                                     {"images_per_second", result.imagesPerSecond},
-                                    {"seconds_per_fashion_mnist_lt_epoch", result.epochSeconds}};
-            if (!json) {
+                                    {"train_images", training.trainImages},
+                                    {"seconds_per_epoch", result.epochSeconds}};
+            if (!json && !quiet) {
                 std::cout << "training (" << result.mode << ": " << result.details << "), " << training.arch << " M="
-                          << training.particles << " batch " << training.batchSize << ": "
-                          << static_cast<int64_t>(result.imagesPerSecond) << " images/s ("
-                          << result.epochSeconds << " s per Fashion-MNIST-LT epoch)\n";
+                          << training.particles << " batch " << training.batchSize
+                          << (result.ranks > 1 ? " per rank x " + std::to_string(result.ranks) + " ranks" : "") << ": "
+                          << static_cast<int64_t>(result.imagesPerSecond) << " images/s (" << result.epochSeconds
+                          << " s per epoch of " << training.trainImages << " images)\n";
             }
             record["results"].push_back(entry);
         }
@@ -192,12 +240,14 @@ int runBench(const BenchOptions& o)
         }
         if (fast > 0 && plain > 0) {
             record["training_speedup"] = fast / plain;
-            if (!json) {
+            if (!json && !quiet) {
                 std::cout << "speed-up of the fast mode over the straightforward mode: " << fast / plain << "x\n";
             }
         }
     }
-    (json ? std::cerr : std::cout) << "on " << deviceDescription(device) << ", " << cpuModelName() << "\n";
+    if (!quiet) {
+        (json ? std::cerr : std::cout) << "on " << deviceDescription(device) << ", " << cpuModelName() << "\n";
+    }
     if (json) {
         std::cout << record.dump(2) << '\n';
     }
@@ -222,12 +272,27 @@ Command addBenchCommand(CLI::App& lbd)
     choices(c->add_option("--arch", o->arch, "network of the training measurement"), {"resnet32", "resnet50", "smallcnn"});
     c->add_option("--particles", o->particles, "particles M")->check(CLI::Range(int64_t{1}, int64_t{64}));
     c->add_option("--batch", o->batch, "training batch")->check(CLI::Range(int64_t{1}, int64_t{65536}));
+    c->add_option("--image-size", o->imageSize, "training images' side in pixels (32; 224 for ImageNet-size data)")
+        ->check(CLI::Range(int64_t{8}, int64_t{1024}));
+    c->add_option("--channels", o->channels, "training images' channels (1: Fashion-MNIST-like; 3: colour)")
+        ->check(CLI::Range(int64_t{1}, int64_t{4}));
+    c->add_option("--classes", o->classes, "classes of the synthetic training data (10; 1000 for ImageNet-size)")
+        ->check(CLI::Range(int64_t{2}, int64_t{100000}));
+    c->add_option("--train-images", o->trainImages, "synthetic training images (14886, the size of Fashion-MNIST-LT)")
+        ->check(CLI::Range(int64_t{2}, int64_t{10000000}));
+    c->add_option("--processes", o->processes, "data-parallel training measurement over N processes (with --what train; "
+                                               "--batch is each process's share)")
+        ->check(CLI::Range(1, 64));
+    c->add_option("--gpus", o->gpus, "data-parallel training measurement on the first N GPUs, a process each "
+                                     "(--processes N --device cuda)")
+        ->check(CLI::Range(1, 64))->excludes("--processes");
     c->add_option("--train-seconds", o->trainSeconds, "seconds per training mode (10 on CUDA, 20 on the CPU)")
         ->check(CLI::Range(0.01, 3600.0));
     choices(c->add_option("--precision", o->precision, "precision of the fast mode on CUDA"), {"fp16", "bf16", "fp32"});
     c->add_flag("--no-straightforward", o->noStraightforward, "time the fast mode only");
     c->add_flag("--no-fused-bn", o->noFusedBn, "switch cuDNN's fused batch norm off (as LBD_FUSED_BN=0)");
     c->add_flag("--json", o->json, "print the record as JSON");
+    c->add_flag("--quiet", o->quiet, "print nothing (the record still goes to --out)");
     c->add_option("--out", o->out, "also write the record to this JSON file")->type_name("FILE");
     return {c, [o] { return runBench(*o); }};
 }

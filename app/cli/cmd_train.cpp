@@ -152,24 +152,10 @@ int runTrain(TrainOptions& o)
     if (o.listPresets) {
         return printPresets();
     }
+    if (const auto status = launchRanksIfAsked(o.processes, o.gpus, static_cast<int>(torch::cuda::device_count()))) {
+        return *status;
+    }
     const DistributedSpec distributed = distributedSpecFromEnvironment();
-    std::vector<std::string> rankExtras;
-    if (o.gpus > 0) {
-        const int visible = static_cast<int>(torch::cuda::device_count());
-        if (visible < o.gpus) {
-            throw InputError("--gpus " + std::to_string(o.gpus) + ": " + std::to_string(visible) + " CUDA device(s) visible");
-        }
-        o.processes = o.gpus;
-        rankExtras = {"--device", "cuda"}; // rank r trains on cuda:r
-    }
-    if (o.processes > 1) {
-        if (distributed.enabled()) {
-            throw InputError("--processes " + std::to_string(o.processes) + " in a process that is already rank "
-                             + std::to_string(distributed.rank) + " of " + std::to_string(distributed.worldSize)
-                             + " (RANK and WORLD_SIZE are set): start the ranks one way");
-        }
-        return launchRanks(o.processes, commandLine(), rankExtras);
-    }
     static TrainingControl control;
     g_control = &control;
     std::signal(SIGINT, onInterrupt); // from before the set-up, which can take long (a large model)

@@ -46,6 +46,12 @@ std::vector<std::string> rankArguments(const std::vector<std::string>& arguments
     return out;
 }
 
+// "lbd train", "lbd bench": how the launcher's own messages name the command.
+std::string commandName(const std::vector<std::string>& arguments)
+{
+    return arguments.size() > 1 ? "lbd " + arguments[1] : "lbd";
+}
+
 pid_t startRank(const std::vector<std::string>& arguments, int rank, int count, int port)
 {
     const pid_t child = ::fork();
@@ -69,7 +75,7 @@ pid_t startRank(const std::vector<std::string>& arguments, int rank, int count, 
     }
     argv.push_back(nullptr);
     ::execv("/proc/self/exe", argv.data());
-    std::cerr << "lbd train: could not start rank " << rank << ": " << std::strerror(errno) << '\n';
+    std::cerr << commandName(arguments) << ": could not start rank " << rank << ": " << std::strerror(errno) << '\n';
     ::_exit(127);
 }
 
@@ -96,6 +102,11 @@ const std::vector<std::string>& commandLine()
 int launchRanks(int count, const std::vector<std::string>& arguments, const std::vector<std::string>& extra)
 {
     const int port = freeLocalPort();
+    std::string launchCommand;
+    for (const std::string& argument : arguments) {
+        launchCommand += (launchCommand.empty() ? "" : " ") + argument;
+    }
+    ::setenv("LBD_LAUNCH_COMMAND", launchCommand.c_str(), 1); // the ranks' records name it
     g_interrupts = 0;
     std::signal(SIGINT, forwardInterrupt);
     std::signal(SIGTERM, forwardInterrupt);
@@ -125,7 +136,7 @@ int launchRanks(int count, const std::vector<std::string>& arguments, const std:
             failedRank = rank;
             result = code;
             if (code != 130) {
-                std::cerr << "lbd train: rank " << rank << " of " << count << " ended with status " << code
+                std::cerr << commandName(arguments) << ": rank " << rank << " of " << count << " ended with status " << code
                           << "; stopping the other ranks\n";
             }
             for (const pid_t other : g_ranks) {
@@ -139,6 +150,24 @@ int launchRanks(int count, const std::vector<std::string>& arguments, const std:
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     return result;
+}
+
+std::optional<int> launchRanksIfAsked(int processes, int gpus, int visibleGpus)
+{
+    const int count = gpus > 0 ? gpus : processes;
+    if (count <= 1) {
+        return std::nullopt;
+    }
+    if (gpus > visibleGpus) {
+        throw InputError("--gpus " + std::to_string(gpus) + ": " + std::to_string(visibleGpus) + " CUDA device(s) visible");
+    }
+    if (const DistributedSpec distributed = distributedSpecFromEnvironment(); distributed.enabled()) {
+        throw InputError("--" + std::string(gpus > 0 ? "gpus " : "processes ") + std::to_string(count)
+                         + " in a process that is already rank " + std::to_string(distributed.rank) + " of "
+                         + std::to_string(distributed.worldSize) + " (RANK and WORLD_SIZE are set): start the ranks one way");
+    }
+    return launchRanks(count, commandLine(), gpus > 0 ? std::vector<std::string>{"--device", "cuda"} // rank r on cuda:r
+                                                      : std::vector<std::string>{});
 }
 
 } // namespace lbd::cli

@@ -24,6 +24,10 @@ namespace lbd::compat {
 
 constexpr bool kTorch2 = TORCH_VERSION_MAJOR >= 2;
 
+// For code that must choose at preprocessing time (an API that older versions lack).
+#define LBD_TORCH_AT_LEAST(major, minor)                                                                   \
+    (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
+
 inline std::string torchVersion()
 {
     return std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "."
@@ -67,6 +71,18 @@ inline void setAutocastCacheEnabled(bool enabled)
 inline void clearAutocastCache()
 {
     at::autocast::clear_cache();
+}
+
+// Makes `device` this thread's current GPU (NCCL and the CUDA context follow it); a no-op on the CPU.
+inline void setCurrentDevice(const torch::Device& device)
+{
+#ifdef LBD_HAVE_CUDA
+    if (device.is_cuda() && device.index() >= 0) {
+        c10::cuda::set_device(device.index());
+    }
+#else
+    (void)device;
+#endif
 }
 
 // Waits for queued device work; a no-op on the CPU.

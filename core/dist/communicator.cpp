@@ -15,6 +15,10 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #endif
+#ifdef LBD_HAVE_NCCL
+#include "core/compat/torchcompat.h"
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
 
 namespace lbd {
 namespace {
@@ -94,7 +98,23 @@ bool distributedAvailable()
 
 struct Communicator::Group {
     c10::intrusive_ptr<c10d::Store> store;
-    c10::intrusive_ptr<c10d::ProcessGroupGloo> gloo;
+    c10::intrusive_ptr<c10d::ProcessGroupGloo> gloo; // CPU tensors, or CUDA ones without NCCL
+#ifdef LBD_HAVE_NCCL
+    c10::intrusive_ptr<c10d::ProcessGroupNCCL> nccl; // CUDA tensors
+#endif
+    torch::Device device{torch::kCPU};
+
+    template <typename Operation>
+    void run(Operation operation)
+    {
+#ifdef LBD_HAVE_NCCL
+        if (nccl) {
+            operation(*nccl);
+            return;
+        }
+#endif
+        operation(*gloo);
+    }
 };
 
 namespace {
@@ -119,8 +139,10 @@ void collective(const DistributedSpec& spec, const std::string& what, Action act
 
 } // namespace
 
-Communicator::Communicator(const DistributedSpec& spec) : m_spec(spec), m_group(std::make_unique<Group>())
+Communicator::Communicator(const DistributedSpec& spec, const torch::Device& device)
+    : m_spec(spec), m_group(std::make_unique<Group>())
 {
+    m_group->device = device;
     collective(m_spec, "joining the group at " + m_spec.masterAddress + ":" + std::to_string(m_spec.masterPort), [&] {
                    c10d::TCPStoreOptions options;
                    options.port = static_cast<std::uint16_t>(m_spec.masterPort);
@@ -129,6 +151,15 @@ Communicator::Communicator(const DistributedSpec& spec) : m_spec(spec), m_group(
                    options.waitWorkers = true;
                    options.timeout = m_spec.timeout;
                    m_group->store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddress, options);
+#ifdef LBD_HAVE_NCCL
+                   if (device.is_cuda()) {
+                       auto ncclOptions = c10d::ProcessGroupNCCL::Options::create();
+                       ncclOptions->timeout = m_spec.timeout;
+                       m_group->nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(m_group->store, m_spec.rank,
+                                                                                  m_spec.worldSize, ncclOptions);
+                       return;
+                   }
+#endif
                    auto glooOptions = c10d::ProcessGroupGloo::Options::create(m_spec.timeout);
                    // Ranks of one machine talk over the loopback device (no name lookup that a bare
                    // container may not have); across machines, over the interface of this host's name.
@@ -140,13 +171,36 @@ Communicator::Communicator(const DistributedSpec& spec) : m_spec(spec), m_group(
                });
 }
 
-Communicator::~Communicator() = default;
+Communicator::~Communicator()
+{
+#ifdef LBD_HAVE_NCCL
+#if LBD_TORCH_AT_LEAST(2, 4)
+    // Ends NCCL's watchdog and communicators in order (the destructor would warn that nobody did).
+    if (m_group && m_group->nccl) {
+        try {
+            m_group->nccl->shutdown();
+        } catch (const std::exception&) { // a peer already gone: nothing left to end cleanly
+        }
+    }
+#endif
+#endif
+}
+
+std::string Communicator::backendName() const
+{
+#ifdef LBD_HAVE_NCCL
+    if (m_group->nccl) {
+        return "nccl";
+    }
+#endif
+    return "gloo";
+}
 
 void Communicator::allReduceSum(torch::Tensor& tensor)
 {
     collective(m_spec, "all-reduce", [&] {
         std::vector<torch::Tensor> tensors{tensor};
-        m_group->gloo->allreduce(tensors)->wait();
+        m_group->run([&](auto& group) { group.allreduce(tensors)->wait(); });
     });
 }
 
@@ -156,12 +210,20 @@ void Communicator::broadcast(torch::Tensor& tensor, int root)
         std::vector<torch::Tensor> tensors{tensor};
         c10d::BroadcastOptions options;
         options.rootRank = root;
-        m_group->gloo->broadcast(tensors, options)->wait();
+        m_group->run([&](auto& group) { group.broadcast(tensors, options)->wait(); });
     });
 }
 
 void Communicator::barrier()
 {
+    // NCCL's own barrier guesses each rank's GPU from its number; a one-element all-reduce on this
+    // rank's device is a barrier that cannot guess wrong.
+    if (backendName() == "nccl") {
+        torch::Tensor token = torch::zeros({1}, torch::TensorOptions().device(m_group->device));
+        allReduceSum(token);
+        token.item<float>(); // the host waits for the device, as a barrier should
+        return;
+    }
     collective(m_spec, "barrier", [&] { m_group->gloo->barrier()->wait(); });
 }
 
@@ -174,12 +236,16 @@ bool distributedAvailable()
 
 struct Communicator::Group {};
 
-Communicator::Communicator(const DistributedSpec& spec) : m_spec(spec)
+Communicator::Communicator(const DistributedSpec& spec, const torch::Device&) : m_spec(spec)
 {
     throw RunError("this build of lbd has no distributed training (its LibTorch lacks c10d/Gloo): train on one process");
 }
 
 Communicator::~Communicator() = default;
+std::string Communicator::backendName() const
+{
+    return "none";
+}
 void Communicator::allReduceSum(torch::Tensor&) {}
 void Communicator::broadcast(torch::Tensor&, int) {}
 void Communicator::barrier() {}

@@ -1,8 +1,9 @@
 #pragma once
 // The collectives of data-parallel training, on LibTorch's own c10d process groups: one process
 // per rank, found through a TCPStore at MASTER_ADDR:MASTER_PORT (the rendezvous that torchrun and
-// cluster schedulers set up; `lbd train --gpus N` sets it up itself). Gloo carries the tensors
-// between processes (CPU tensors; CUDA tensors through host copies). A collective that waits
+// cluster schedulers set up; `lbd train --gpus N` sets it up itself). NCCL carries CUDA tensors
+// between GPUs where the build has it (CUDA builds with nccl.h); Gloo carries CPU tensors, and CUDA
+// tensors through host copies where there is no NCCL. A collective that waits
 // longer than the timeout fails on every rank that is still alive, with a message that says so,
 // instead of hanging when one rank died.
 #include "core/dist/distributedspec.h"
@@ -19,15 +20,17 @@ bool distributedAvailable();
 
 class Communicator {
 public:
-    // Joins the group (rank 0 hosts the store). RunError when the other ranks do not all arrive
-    // within the timeout, or when this build has no c10d.
-    explicit Communicator(const DistributedSpec& spec);
+    // Joins the group (rank 0 hosts the store). The tensors of the collectives live on `device`:
+    // a CUDA device takes NCCL where the build has it. RunError when the other ranks do not all
+    // arrive within the timeout, or when this build has no c10d.
+    explicit Communicator(const DistributedSpec& spec, const torch::Device& device = torch::kCPU);
     ~Communicator();
     Communicator(const Communicator&) = delete;
     Communicator& operator=(const Communicator&) = delete;
 
     int rank() const { return m_spec.rank; }
     int worldSize() const { return m_spec.worldSize; }
+    std::string backendName() const; // "nccl" or "gloo"
 
     // In place: every rank ends with the element-wise sum over ranks (same shape and dtype on all).
     void allReduceSum(torch::Tensor& tensor);

@@ -4,6 +4,7 @@
 #include "core/data/batchsource.h"
 #include "core/data/prefetchingbatchsource.h"
 #include "core/data/syntheticdataset.h"
+#include "core/dist/communicator.h"
 #include "core/lbd/objective.h"
 #include "core/lbd/utilitymatrix.h"
 #include "core/model/batchnormrelu.h"
@@ -20,8 +21,20 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Data-parallel ranks must take the same number of steps (each step is a collective): rank 0
+// decides when the time is up and tells the others. Waits for the device.
+bool timeIsUp(double elapsed, double seconds, Communicator* communicator, const torch::Device& device)
+{
+    if (communicator == nullptr) {
+        return elapsed >= seconds;
+    }
+    auto flag = torch::full({1}, elapsed >= seconds ? 1.0f : 0.0f, torch::TensorOptions().device(device));
+    communicator->broadcast(flag, 0);
+    return flag.item<float>() > 0.5f;
+}
+
 TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const Dataset& data, const torch::Device& device,
-                                 bool fast)
+                                 bool fast, Communicator* communicator)
 {
     ModelSpec spec;
     spec.arch = options.arch;
@@ -54,6 +67,10 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     BatchOptions batchOptions;
     batchOptions.batchSize = options.batchSize;
     batchOptions.dropLast = true;
+    if (communicator != nullptr) { // each rank its own share of every epoch, as in training
+        batchOptions.shardIndex = communicator->rank();
+        batchOptions.shardCount = communicator->worldSize();
+    }
     // Straightforward mode augments on the host and copies each batch to the device.
     const torch::Device dataDevice = fast ? device : torch::Device(torch::kCPU);
     auto batches = makeBatchSource(data.train, data.format, dataDevice, augment, normalization, batchOptions);
@@ -66,7 +83,8 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     TrainStepOptions stepOptions;
     const torch::ScalarType autocast = autocastTypeFor(options.precision, device);
     stepOptions.autocast = fast && cuda ? autocast : torch::kFloat32;
-    stepOptions.cudaGraph = fast && cuda;
+    stepOptions.cudaGraph = fast && cuda && communicator == nullptr; // as TrainingSession
+    stepOptions.communicator = communicator;
     stepOptions.separateParticles = !fast;
     stepOptions.channelsLast = fast && cuda;
     TrainStep step(model, objective, optimizer, device, stepOptions);
@@ -92,24 +110,30 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     TrainingBenchmarkResult result;
     result.mode = fast ? "fast" : "straightforward";
     const auto start = Clock::now();
-    double elapsed = 0;
-    while (elapsed < options.seconds) {
+    bool done = false;
+    while (!done) {
         nextBatch(batch);
         step.run(batch.images, batch.labels);
         ++result.steps;
-        if (result.steps % 20 == 0 || !cuda) {
+        if (result.steps % 20 == 0 || (!cuda && communicator == nullptr)) {
             compat::synchronize(device);
-            elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+            done = timeIsUp(std::chrono::duration<double>(Clock::now() - start).count(), options.seconds, communicator, device);
         }
     }
     compat::synchronize(device);
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    result.imagesPerSecond = static_cast<double>(result.steps * options.batchSize) / result.seconds;
+    result.ranks = communicator != nullptr ? communicator->worldSize() : 1;
+    result.collectives = communicator != nullptr ? communicator->backendName() : "";
+    // Every rank trained `steps` batches of batchSize images in (about) the same time.
+    result.imagesPerSecond = static_cast<double>(result.steps * options.batchSize * result.ranks) / result.seconds;
     result.epochSeconds = static_cast<double>(options.trainImages) / result.imagesPerSecond;
     const double loss = step.lastLoss();
     const std::string precision = autocast == torch::kHalf ? "fp16 autocast with loss scaling" : autocast == torch::kBFloat16 ? "bf16 autocast" : "fp32";
     const bool fusedBn = cuda && autocast == torch::kHalf && fusedBatchNormEnabled();
     result.details = fast ? std::string("fused particles, device augmentation prefetched on a second stream")
+                                + (communicator != nullptr ? ", " + std::to_string(communicator->worldSize()) + " ranks, gradients all-reduced through "
+                                                                 + communicator->backendName()
+                                                           : "")
                                 + (cuda ? ", " + precision + (fusedBn ? ", cuDNN batch norm + add + ReLU fused" : "")
                                               + ", CUDA graph: " + step.graphStatus()
                                         : "")
@@ -127,8 +151,15 @@ std::vector<TrainingBenchmarkResult> benchmarkTraining(const TrainingBenchmarkOp
     if (options.batchSize < 1 || options.particles < 1 || !(options.seconds > 0)) {
         throw InputError("benchmark: batch, particles and seconds must be positive");
     }
-    const torch::Device device = parseDevice(options.device);
+    torch::Device device = parseDevice(options.device);
+    std::unique_ptr<Communicator> communicator;
+    if (options.distributed.enabled() && device.is_cuda()) {
+        device = torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(options.distributed.localRank)); // a GPU per rank
+    }
     configureDevice(device);
+    if (options.distributed.enabled()) {
+        communicator = std::make_unique<Communicator>(options.distributed, device);
+    }
     SyntheticSpec synthetic;
     synthetic.classes = options.classes;
     synthetic.trainPerClass = std::max<int64_t>(1, options.trainImages / options.classes);
@@ -137,9 +168,9 @@ std::vector<TrainingBenchmarkResult> benchmarkTraining(const TrainingBenchmarkOp
     synthetic.size = options.imageSize;
     const Dataset data = makeSyntheticDataset(synthetic);
     std::vector<TrainingBenchmarkResult> results;
-    results.push_back(timeMode(options, data, device, true));
-    if (options.straightforward) {
-        results.push_back(timeMode(options, data, device, false));
+    results.push_back(timeMode(options, data, device, true, communicator.get()));
+    if (options.straightforward && !communicator) {
+        results.push_back(timeMode(options, data, device, false, nullptr));
     }
     return results;
 }

@@ -2,7 +2,10 @@
 // Measures training throughput (images/s) of the real step: data on the device, augmentation,
 // fused particle model, full LBD objective, flat SGD, mixed precision + CUDA graph where available; and, in
 // the same process, the straightforward mode (particles one after another, fp32, augmentation on
-// the host, no graph) so that the speed-up is a measured ratio.
+// the host, no graph) so that the speed-up is a measured ratio. Data-parallel: every rank runs the
+// fast mode on its own shard with its gradients averaged over the ranks (core/dist), and the
+// result counts every rank's images.
+#include "core/dist/distributedspec.h"
 #include "core/train/trainconfig.h"
 
 #include <cstdint>
@@ -23,6 +26,7 @@ struct TrainingBenchmarkOptions {
     double seconds = 10;           // timed per mode, after warm-up
     bool straightforward = true;   // also time the straightforward mode
     Precision precision = Precision::Fp16; // of the fast mode on CUDA (train.precision)
+    DistributedSpec distributed;   // this process's rank (a CUDA device becomes cuda:localRank)
 };
 
 struct TrainingBenchmarkResult {
@@ -32,6 +36,8 @@ struct TrainingBenchmarkResult {
     int64_t steps = 0;
     double seconds = 0;
     double epochSeconds = 0;       // trainImages / imagesPerSecond
+    int ranks = 1;                 // imagesPerSecond counts the images of every rank
+    std::string collectives;       // data-parallel: "nccl" or "gloo"
 };
 
 std::vector<TrainingBenchmarkResult> benchmarkTraining(const TrainingBenchmarkOptions& options);

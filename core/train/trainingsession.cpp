@@ -138,7 +138,9 @@ void TrainingSession::State::prepareDevice()
             throw InputError("train.batch_size (" + std::to_string(config.train.batchSize) + ") must be at least 2 per rank ("
                              + std::to_string(distributed.worldSize) + " ranks): batch norm needs 2 images");
         }
-        communicator = std::make_unique<Communicator>(distributed);
+        configureDevice(device); // this rank's GPU is current before NCCL starts
+        communicator = std::make_unique<Communicator>(distributed, device);
+        message("rank " + std::to_string(distributed.rank) + ": collectives through " + communicator->backendName());
     }
     configureDevice(device);
     autocast = autocastTypeFor(config.train.precision, device);
@@ -239,7 +241,8 @@ void TrainingSession::State::openOrStartFolder()
 void TrainingSession::State::buildBatchesAndStep()
 {
     const Dataset& dataset = data.dataset;
-    // Gloo's collectives between the ranks cannot be captured in a CUDA graph.
+    // The collectives between the ranks are not captured in a CUDA graph (Gloo's cannot be; NCCL's
+    // could, with the communicator warmed up outside the capture: not done yet).
     const bool useGraph = config.train.cudaGraph && device.is_cuda() && !communicator;
     BatchOptions trainOptions;
     trainOptions.batchSize = config.train.batchSize;

@@ -62,6 +62,7 @@ void configureDevice(const torch::Device& device)
 {
     if (device.is_cuda()) {
         at::globalContext().setBenchmarkCuDNN(true);
+        compat::setCurrentDevice(device); // a rank on cuda:1 makes no context on cuda:0
     }
 }
 

@@ -163,6 +163,37 @@ private slots:
         QCOMPARE(metricLines(run), 3);
     }
 
+    // `lbd bench --processes 2`: both ranks take the same number of steps (rank 0 says when the
+    // time is up) and the one record counts both ranks' images and names the typed command.
+    void benchMeasuresDataParallelTraining()
+    {
+        const QString record = path(QStringLiteral("bench-2.json"));
+        const QStringList args = {QStringLiteral("bench"), QStringLiteral("--what"), QStringLiteral("train"),
+                                  QStringLiteral("--processes"), QStringLiteral("2"), QStringLiteral("--device"),
+                                  QStringLiteral("cpu"), QStringLiteral("--arch"), QStringLiteral("smallcnn"),
+                                  QStringLiteral("--batch"), QStringLiteral("8"), QStringLiteral("--train-seconds"),
+                                  QStringLiteral("0.5"), QStringLiteral("--train-images"), QStringLiteral("200"),
+                                  QStringLiteral("--out"), record};
+        const Result result = lbdWith(args, m_environment);
+        EXPECT_EXIT(result, args, 0);
+        EXPECT_MENTIONS(result.out, QStringLiteral("batch 8 per rank x 2 ranks"), result, args);
+        QCOMPARE(result.out.count(QStringLiteral("training (fast")), 1); // rank 1 prints nothing
+        QFile file(record);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(json.value(QStringLiteral("ranks")).toInt(), 2);
+        QVERIFY(json.value(QStringLiteral("command")).toString().contains(QStringLiteral("--processes 2")));
+        const QJsonObject training = json.value(QStringLiteral("results")).toArray().at(0).toObject();
+        QCOMPARE(training.value(QStringLiteral("ranks")).toInt(), 2);
+        const double steps = training.value(QStringLiteral("steps")).toDouble();
+        const double seconds = training.value(QStringLiteral("seconds")).toDouble();
+        QVERIFY(steps >= 20 && seconds > 0);
+        QCOMPARE(training.value(QStringLiteral("images_per_second")).toDouble(), steps * 8 * 2 / seconds);
+        QVERIFY(training.value(QStringLiteral("details")).toString().contains(QStringLiteral("through gloo")));
+        const QStringList notTrain = {QStringLiteral("bench"), QStringLiteral("--processes"), QStringLiteral("2")};
+        EXPECT_EXIT(lbdWith(notTrain, m_environment), notTrain, 2);
+    }
+
     void aBadLaunchIsRefused_data()
     {
         QTest::addColumn<QStringList>("variables");

@@ -11,6 +11,9 @@
 #include "ui/widgets/progresspanel.h"
 
 #include <QAction>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -75,6 +78,12 @@ private slots:
             QVERIFY2(run.exists(QString::fromLatin1(file)), file);
         }
         QVERIFY2(!test::filesMatching(run.path(), QStringLiteral("checkpoint")).isEmpty(), "no checkpoint");
+        // It trained where it was asked to (on the GPU machine: cuda:0, see test::testDevice).
+        QFile runInfo(run.filePath(QStringLiteral("run.json")));
+        QVERIFY(runInfo.open(QIODevice::ReadOnly));
+        const QString device = QJsonDocument::fromJson(runInfo.readAll()).object().value(QStringLiteral("device")).toString();
+        qInfo("trained on %s", qPrintable(device));
+        QVERIFY2(device.startsWith(QString::fromStdString(test::testDevice())), qPrintable(device));
 
         // Printed for the log only: latency depends on what else the machine runs (CI runs the
         // tests in parallel), so the 100 ms bar is measured by `lbd-studio --measure-latency`,

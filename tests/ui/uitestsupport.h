@@ -52,6 +52,14 @@ inline void isolateSettings(const QTemporaryDir& dir)
     AppSettings::setRunsFolder(dir.filePath(QStringLiteral("runs")));
 }
 
+// The device the GUI tests train on: the CPU, or $LBD_TEST_DEVICE (tools/gpu/gui.sh test sets
+// cuda:0 on the GPU machine, so that Start, the live pages, Stop and Continue run on a GPU).
+inline std::string testDevice()
+{
+    const QByteArray device = qgetenv("LBD_TEST_DEVICE");
+    return device.isEmpty() ? std::string("cpu") : device.toStdString();
+}
+
 // 4 classes of 16x16 shapes, 2 particles of the small CNN, evaluation every epoch.
 inline lbd::TrainConfig tinyConfig(int epochs = 2, int64_t trainPerClass = 48)
 {
@@ -79,7 +87,7 @@ inline lbd::TrainConfig tinyConfig(int epochs = 2, int64_t trainPerClass = 48)
     c.train.epochs = epochs;
     c.train.batchSize = 16;
     c.train.evalEvery = 1;
-    c.train.device = "cpu";
+    c.train.device = testDevice();
     c.train.threads = 1; // leave a core to the GUI thread on small CI machines
     c.objective.utility = lbd::utilityFromSpec("tail:1");
     c.decision.utility = lbd::utilityFromSpec("tail:1");

@@ -9,6 +9,9 @@
 #   tools/gpu/gui.sh test [ARGS]  the ui tests offscreen (ctest -L ui ARGS)
 #   tools/gpu/gui.sh screenshot [ARGS]  lbd-studio --screenshot $OUT/screens ARGS (e.g. --preset)
 #   tools/gpu/gui.sh all          build, then test
+#   tools/gpu/gui.sh cuda [EPOCHS]  build; the ui tests with their runs on cuda:0 (LBD_TEST_DEVICE);
+#                                 a --screenshot run of the Fashion-MNIST-LT preset (EPOCHS, default
+#                                 30) on the GPU; the event loop's latency while it trains
 # The kit is read from $QTKIT (default .qtkit); once extracted, later calls need no kit (the
 # prefix survives while the machine does). LibTorch: as in build-headless.sh ($TORCH_PREFIX, else
 # python3's torch, else the system's); CUDA is used only if that LibTorch has it.
@@ -150,6 +153,19 @@ screenshot() {
   return "$status"
 }
 
+# Issue 14's item 0: the GUI trains on the GPU. Each step goes on when one before failed, so that
+# a call returns every result there is.
+onCuda() {
+  local epochs="${1:-30}" status=0
+  build || return 1
+  LBD_TEST_DEVICE=cuda:0 LBD_CTEST_JOBS="${LBD_CTEST_JOBS:-4}" runTests || status=1
+  screenshot --preset fashion-mnist-lt --epochs "$epochs" --screenshot-size 1600x1000 || status=1
+  "$build/app/lbd-studio" --measure-latency --preset fashion-mnist-lt --epochs "$epochs" > "$out/latency.txt" 2>&1 || status=1
+  tail -8 "$out/latency.txt"
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1 > "$out/gpu.txt"
+  return "$status"
+}
+
 command="${1:-}"
 shift || true
 case "$command" in
@@ -158,5 +174,6 @@ case "$command" in
   test) runTests "$@" ;;
   screenshot) screenshot "$@" ;;
   all) build && runTests "$@" ;;
-  *) echo "usage: $0 setup|build|test [CTEST ARGS]|screenshot [LBD-STUDIO ARGS]|all" >&2; exit 2 ;;
+  cuda) onCuda "$@" ;;
+  *) echo "usage: $0 setup|build|test [CTEST ARGS]|screenshot [LBD-STUDIO ARGS]|all|cuda [EPOCHS]" >&2; exit 2 ;;
 esac

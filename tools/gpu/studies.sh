@@ -28,8 +28,16 @@ JSON
 
 case "${1:-}" in
   build)
-    LBD_JSON_INCLUDE_DIR=$PWD/.deps/json/usr/include LBD_CLI11_INCLUDE_DIR=$PWD/.deps/cli11 \
-      cmake/build-headless.sh build-gpu > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+    # With NCCL where its header is found; should communicator.cpp not compile against this
+    # LibTorch's ProcessGroupNCCL, the build goes on without it (CUDA ranks then use Gloo) and says so.
+    export LBD_JSON_INCLUDE_DIR=$PWD/.deps/json/usr/include LBD_CLI11_INCLUDE_DIR=$PWD/.deps/cli11
+    if ! cmake/build-headless.sh build-gpu > "$out/build.log" 2>&1; then
+      grep -E "error" "$out/build.log" | head -20
+      echo "build failed: again without NCCL"
+      cmake/build-headless.sh build-gpu -DLBD_WITH_NCCL=OFF > "$out/build-no-nccl.log" 2>&1 \
+        || { tail -40 "$out/build-no-nccl.log"; exit 1; }
+    fi
+    grep -E "^-- (distributed|nccl|cuDNN)" "$out/build.log" || true
     "$lbd" --version
     ;;
   packed)
