@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #ifdef LBD_HAVE_C10D
-#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#endif
+#ifdef LBD_HAVE_GLOO
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #endif
 #ifdef LBD_HAVE_NCCL
 #include "core/compat/torchcompat.h"
@@ -98,7 +100,9 @@ bool distributedAvailable()
 
 struct Communicator::Group {
     c10::intrusive_ptr<c10d::Store> store;
+#ifdef LBD_HAVE_GLOO
     c10::intrusive_ptr<c10d::ProcessGroupGloo> gloo; // CPU tensors, or CUDA ones without NCCL
+#endif
 #ifdef LBD_HAVE_NCCL
     c10::intrusive_ptr<c10d::ProcessGroupNCCL> nccl; // CUDA tensors
 #endif
@@ -113,7 +117,12 @@ struct Communicator::Group {
             return;
         }
 #endif
+#ifdef LBD_HAVE_GLOO
         operation(*gloo);
+#else
+        throw RunError("this build of lbd has no Gloo (its LibTorch ships no Gloo headers): ranks exchange CUDA "
+                       "tensors only (NCCL); train with --device cuda");
+#endif
     }
 };
 
@@ -160,6 +169,7 @@ Communicator::Communicator(const DistributedSpec& spec, const torch::Device& dev
                        return;
                    }
 #endif
+#ifdef LBD_HAVE_GLOO
                    auto glooOptions = c10d::ProcessGroupGloo::Options::create(m_spec.timeout);
                    // Ranks of one machine talk over the loopback device (no name lookup that a bare
                    // container may not have); across machines, over the interface of this host's name.
@@ -168,6 +178,10 @@ Communicator::Communicator(const DistributedSpec& spec, const torch::Device& dev
                                                         : c10d::ProcessGroupGloo::createDefaultDevice());
                    m_group->gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(m_group->store, m_spec.rank,
                                                                               m_spec.worldSize, glooOptions);
+#else
+                   throw RunError("this build of lbd has no Gloo (its LibTorch ships no Gloo headers): "
+                                  "data-parallel training needs --device cuda (NCCL)");
+#endif
                });
 }
 
@@ -224,7 +238,9 @@ void Communicator::barrier()
         token.item<float>(); // the host waits for the device, as a barrier should
         return;
     }
+#ifdef LBD_HAVE_GLOO
     collective(m_spec, "barrier", [&] { m_group->gloo->barrier()->wait(); });
+#endif
 }
 
 #else // no c10d in this LibTorch

@@ -23,7 +23,7 @@ measure() { # $1 label, $2 GPUs, rest: bench options
   shift 2
   local launch=(--device cuda:0)
   [ "$n" -gt 1 ] && launch=(--gpus "$n")
-  timeout 240 "$lbd" bench --what train "${launch[@]}" --no-straightforward --train-seconds "$seconds" "$@" \
+  timeout "${LBD_BENCH_LIMIT:-240}" "$lbd" bench --what train "${launch[@]}" --no-straightforward --train-seconds "$seconds" "$@" \
     --out "$out/scaling-$label-$n.json" 2>&1 | grep -E "^training|error|failed" | sed "s/^/$label $n GPU(s): /"
 }
 {
