@@ -2,7 +2,6 @@
 #include "ui/app/aboutdialog.h"
 #include "ui/app/mainwindow.h"
 #include "ui/app/screenshotrunner.h"
-#include "ui/app/studyscreenshotrunner.h"
 #include "ui/app/sessionstate.h"
 #include "ui/pages/classifypage.h"
 #include "ui/panels/experimentpanel.h"
@@ -51,8 +50,9 @@ int main(int argc, char** argv)
     const QCommandLineOption latency(QStringLiteral("measure-latency"),
                                      QStringLiteral("Train the preset, print the GUI event loop's latency, exit."));
     const QCommandLineOption screenshotStudy(QStringLiteral("screenshot-study"),
-                                             QStringLiteral("With --screenshot: run STUDY (a built-in at its quick scale, "
-                                                            "or a study.json) on the Studies page and write its pictures."),
+                                             QStringLiteral("With --screenshot: after the run, run STUDY (a built-in at its "
+                                                            "quick scale, or a study.json) on the Studies page, so its "
+                                                            "pictures show a finished study."),
                                              QStringLiteral("STUDY"));
     parser.addOption(version);
     parser.addOption(screenshotStudy);
@@ -98,11 +98,6 @@ int main(int argc, char** argv)
     }
     window.show();
 
-    if (parser.isSet(screenshotStudy)) {
-        auto* runner = new lbd::ui::StudyScreenshotRunner(&window, parser.value(screenshotStudy),
-                                                          parser.value(screenshot), &window);
-        return runner->start() ? app.exec() : 1;
-    }
     // `lbd-studio RUN_DIR` opens a run; `lbd-studio IMAGE...` classifies (the desktop entry's %F).
     QStringList images;
     for (const QString& argument : parser.positionalArguments()) {
@@ -126,6 +121,7 @@ int main(int argc, char** argv)
         });
         auto* runner = new lbd::ui::ScreenshotRunner(&window, parser.value(screenshot), &window);
         runner->setSizes(screenshotSizes);
+        runner->setStudy(parser.value(screenshotStudy));
         if (!runner->start()) {
             std::fprintf(stderr, "lbd-studio: %s\n", qPrintable(window.experimentPanel()->validationMessage()));
             return 1;

@@ -44,7 +44,7 @@ private slots:
     void theReportCarriesTheRunsNumbersAndPlots()
     {
         const QString out = m_dir.filePath(QStringLiteral("report-out"));
-        RunReportFiles files;
+        ReportFiles files;
         QString error;
         QVERIFY2(writeRunReport(m_run, out, &files, &error), qPrintable(error));
 
@@ -100,7 +100,7 @@ private slots:
     {
         const QString empty = m_dir.filePath(QStringLiteral("runs/empty"));
         QDir().mkpath(empty);
-        RunReportFiles files;
+        ReportFiles files;
         QString error;
         QVERIFY(!writeRunReport(empty, m_dir.filePath(QStringLiteral("none")), &files, &error));
         QVERIFY2(error.contains(QStringLiteral("report.json")) || error.contains(QStringLiteral("config.json")), qPrintable(error));

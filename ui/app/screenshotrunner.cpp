@@ -3,6 +3,7 @@
 #include "ui/decisionlab/tuningpanel.h"
 #include "ui/app/latencyprobe.h"
 #include "ui/app/mainwindow.h"
+#include "ui/app/studyscreenshotrunner.h"
 #include "ui/pages/classifypage.h"
 #include "ui/pages/decisionlabpage.h"
 #include "ui/pages/gallerypage.h"
@@ -157,7 +158,22 @@ void ScreenshotRunner::waitForPagesThenCapture(int attemptsLeft)
         QTimer::singleShot(1500, this, [this] { waitForPagesThenCapture(300); });
         return;
     }
+    if (m_study && !m_studyStarted) {
+        // After the run (so the latency above is the run's alone): the study, then every page.
+        m_studyStarted = true;
+        connect(m_study, &StudyScreenshotRunner::finished, this, &ScreenshotRunner::capture);
+        if (!m_study->start()) {
+            finish(1);
+        }
+        return;
+    }
     QTimer::singleShot(300, this, &ScreenshotRunner::capture);
+}
+
+void ScreenshotRunner::setStudy(const QString& study)
+{
+    delete m_study;
+    m_study = study.isEmpty() ? nullptr : new StudyScreenshotRunner(m_window, study, m_directory, this);
 }
 
 void ScreenshotRunner::capture()
@@ -177,6 +193,7 @@ void ScreenshotRunner::capture()
     bool ok = true;
     if (m_sizes.isEmpty()) {
         ok = capturePages(QString());
+        ok = (!m_study || m_study->captureOtherTabs(QString())) && ok;
     }
     QDockWidget* panel = m_window->experimentDock();
     for (const QSize& size : std::as_const(m_sizes)) {
@@ -190,7 +207,12 @@ void ScreenshotRunner::capture()
         }
         QApplication::processEvents();
         const QSize taken = m_window->size();
-        ok = capturePages(QStringLiteral("-%1x%2").arg(taken.width()).arg(taken.height())) && ok;
+        const QString suffix = QStringLiteral("-%1x%2").arg(taken.width()).arg(taken.height());
+        ok = capturePages(suffix) && ok;
+        if (m_study && size == m_sizes.first()) {
+            ok = m_study->captureOtherTabs(suffix) && ok; // the Studies page's other plots, at the first size
+            m_window->pages()->setCurrentIndex(0);
+        }
     }
     panel->show();
     if (!m_stagingDirectory.isEmpty()) {

@@ -7,6 +7,8 @@
 // With sizes (`--screenshot-size 1600x1000,1024x700`) every page is written at each size, named
 // NN-page-WxH.png by the size the window took; where the window's minimum is larger than a size,
 // the experiment panel is collapsed first, as the window does by itself on a screen that small.
+// With a study (`--screenshot-study STUDY`), the study runs on the Studies page after the run has
+// trained, so that page is written with a finished study (studyscreenshotrunner.h).
 // Quits with 0 (1 on failure).
 #include <QList>
 #include <QObject>
@@ -17,6 +19,7 @@ namespace lbd::ui {
 
 class LatencyProbe;
 class MainWindow;
+class StudyScreenshotRunner;
 
 class ScreenshotRunner final : public QObject {
     Q_OBJECT
@@ -33,6 +36,8 @@ public:
     void setSizes(QList<QSize> sizes) { m_sizes = std::move(sizes); }
     // "1600x1000,1024x700" -> the sizes; empty when any part is not WxH with positive numbers.
     static QList<QSize> parseSizes(const QString& text);
+    // A study (built-in name or study.json) to run and show on the Studies page before capturing.
+    void setStudy(const QString& study);
 
 private:
     void stagePartTwoPages(const QString& runDirectory);
@@ -47,6 +52,8 @@ private:
     QList<QSize> m_sizes;
     QString m_stagingDirectory; // images written for the Classify page
     bool m_loadedPagesStaged = false; // rules and comparison set once the pages had loaded the run
+    StudyScreenshotRunner* m_study = nullptr;
+    bool m_studyStarted = false;
     LatencyProbe* m_probe = nullptr;      // from Start (includes setting the run up)
     LatencyProbe* m_epochProbe = nullptr; // from the first batch on: the event loop during epochs
 };

@@ -46,7 +46,7 @@ QAction* runReportAction(QMainWindow* window, std::function<QString()> shownRun)
             window->statusBar()->showMessage(QObject::tr("No run to report on: train a run or open one first."), 8000);
             return;
         }
-        RunReportFiles files;
+        ReportFiles files;
         QString error;
         if (writeRunReport(run, defaultReportDirectory(run), &files, &error)) {
             window->statusBar()->showMessage(QObject::tr("Report written: %1 and %2").arg(files.markdown, files.pdf), 10000);

@@ -22,6 +22,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QComboBox>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
@@ -159,7 +160,14 @@ void ClassifyPage::buildUi()
     detailLayout->addWidget(m_result, 1);
     m_detailStack = new QStackedWidget(this);
     m_detailStack->addWidget(m_detailHint);
-    m_detailStack->addWidget(detail);
+    // On a small window the detail scrolls: the uncertainty warning wraps to its full height
+    // instead of being clipped between the gauges and the plots.
+    auto* detailArea = new QScrollArea(this);
+    detailArea->setObjectName(QStringLiteral("classifyDetailArea"));
+    detailArea->setWidgetResizable(true);
+    detailArea->setFrameShape(QFrame::NoFrame);
+    detailArea->setWidget(detail);
+    m_detailStack->addWidget(detailArea);
 
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(m_list);

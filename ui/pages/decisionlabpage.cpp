@@ -9,6 +9,7 @@
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
 #include "ui/widgets/emptystate.h"
+#include "ui/widgets/fittedscrollarea.h"
 #include "ui/widgets/fhraxes.h"
 #include "ui/widgets/plottitle.h"
 #include "ui/widgets/throttledplot.h"
@@ -188,25 +189,44 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
                               "expected, max pbar for argmax) and count the errors among them. Lower is better; AURC = "
                               "mean selective risk over k = 1..N. The marked point is the defer option at r."));
     for (ThrottledPlot* plot : {m_fhrPlot, m_regionPlot, m_riskPlot}) {
-        plot->setMinimumHeight(170); // the page fits 700 px high; the plots grow with the window
+        plot->setMinimumHeight(210); // the text above scrolls first: the plots keep room at 1024 x 700
         // (legend columns: as many as the plot's width holds, placeLegendBelow)
     }
+
+    // The text (the run, what it recorded, warnings, the headline, tuning, defer) in one column
+    // that scrolls when the window is small, above the plots that take the rest of the height.
+    auto* resultText = new QWidget(this);
+    auto* resultTextLayout = new QVBoxLayout(resultText);
+    resultTextLayout->setContentsMargins(0, 0, 0, 0);
+    resultTextLayout->addWidget(m_warnings);
+    resultTextLayout->addWidget(m_headline);
+    resultTextLayout->addWidget(m_tuning);
+    resultTextLayout->addWidget(m_defer);
+    resultText->setVisible(false); // until a run's results are shown
+    auto* info = new QWidget(this);
+    auto* infoLayout = new QVBoxLayout(info);
+    infoLayout->setContentsMargins(0, 0, 0, 0);
+    infoLayout->addWidget(m_matrixLabel); // its own line: the page must fit a 1600-pixel screen beside the panel
+    infoLayout->addWidget(m_noticeBar);
+    infoLayout->addWidget(m_runLabel);
+    infoLayout->addLayout(recordedRow);
+    infoLayout->addWidget(m_notes);
+    infoLayout->addWidget(m_message);
+    infoLayout->addWidget(resultText);
+    auto* infoArea = new FittedScrollArea(info, this);
+    infoArea->setObjectName(QStringLiteral("labText"));
 
     auto* results = new QWidget(this);
     auto* grid = new QGridLayout(results);
     grid->setContentsMargins(0, 0, 0, 0);
     // Two columns, so each plot keeps room for its tick labels and legend beside the panel on a
     // 1600-pixel screen: FHR | risk-coverage over regions | table.
-    grid->addWidget(m_warnings, 0, 0, 1, 2);
-    grid->addWidget(m_headline, 1, 0, 1, 2);
-    grid->addWidget(m_tuning, 2, 0, 1, 2);
-    grid->addWidget(m_defer, 3, 0, 1, 2);
-    grid->addWidget(m_fhrPlot, 4, 0);
-    grid->addWidget(m_riskPlot, 4, 1);
-    grid->addWidget(m_regionPlot, 5, 0);
-    grid->addWidget(m_table, 5, 1);
-    grid->setRowStretch(4, 1);
-    grid->setRowStretch(5, 1);
+    grid->addWidget(m_fhrPlot, 0, 0);
+    grid->addWidget(m_riskPlot, 0, 1);
+    grid->addWidget(m_regionPlot, 1, 0);
+    grid->addWidget(m_table, 1, 1);
+    grid->setRowStretch(0, 1);
+    grid->setRowStretch(1, 1);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
 
@@ -218,15 +238,11 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_emptyLabel);
     m_stack->addWidget(results);
+    connect(m_stack, &QStackedWidget::currentChanged, resultText, [resultText](int page) { resultText->setVisible(page == 1); });
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
-    layout->addWidget(m_matrixLabel); // its own line: the page must fit a 1600-pixel screen beside the panel
-    layout->addWidget(m_noticeBar);
-    layout->addWidget(m_runLabel);
-    layout->addLayout(recordedRow);
-    layout->addWidget(m_notes);
-    layout->addWidget(m_message);
+    layout->addWidget(infoArea);
     layout->addWidget(m_stack, 1);
 
     connect(m_document, &UtilityDocument::matrixChanged, this, [this] {

@@ -2,9 +2,11 @@
 
 #include "core/infer/runexport.h"
 #include "ui/app/appsettings.h"
+#include "ui/runs/comparisonsavebar.h"
 #include "ui/runs/runcomparisonview.h"
 #include "ui/runs/rungroupview.h"
 #include "ui/runs/runtablemodel.h"
+#include "ui/widgets/savepath.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -29,14 +31,6 @@
 namespace lbd::ui {
 namespace {
 
-
-QString withSuffix(QString path, const QString& suffix)
-{
-    if (!path.isEmpty() && QFileInfo(path).suffix().compare(suffix, Qt::CaseInsensitive) != 0) {
-        path += QLatin1Char('.') + suffix;
-    }
-    return path;
-}
 
 QPushButton* makeButton(const QString& text, const QString& toolTip, const QString& objectName, QWidget* parent)
 {
@@ -112,11 +106,8 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_comparison = new RunComparisonView(this);
-    m_pngButton = makeButton(tr("Save plots as PNG…"), tr("Save the comparison figure (three panels, legend) as a PNG image."),
-                             QStringLiteral("savePlotsPngButton"), this);
-    m_pdfButton = makeButton(tr("Save plots as PDF…"),
-                             tr("Save the comparison figure as a vector PDF, for a report."),
-                             QStringLiteral("savePlotsPdfButton"), this);
+    m_saveBar = new ComparisonSaveBar(m_comparison, [this] { return m_folder; }, this);
+    connect(m_saveBar, &ComparisonSaveBar::message, this, &RunsPage::showMessage);
 
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
@@ -143,11 +134,7 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     auto* comparisonBox = new QGroupBox(tr("Comparison"), this);
     auto* comparisonLayout = new QVBoxLayout(comparisonBox);
     comparisonLayout->addWidget(m_comparison, 1);
-    auto* saveRow = new QHBoxLayout;
-    saveRow->addWidget(m_pngButton);
-    saveRow->addWidget(m_pdfButton);
-    saveRow->addStretch(1);
-    comparisonLayout->addLayout(saveRow);
+    comparisonLayout->addWidget(m_saveBar);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(top);
@@ -183,8 +170,6 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     connect(m_compareButton, &QPushButton::clicked, this, [this] { compare(selectedRuns()); });
     connect(m_csvButton, &QPushButton::clicked, this, &RunsPage::askSaveCsv);
     connect(m_exportModelButton, &QPushButton::clicked, this, &RunsPage::askExportModel);
-    connect(m_pngButton, &QPushButton::clicked, this, [this] { askSavePlots(false); });
-    connect(m_pdfButton, &QPushButton::clicked, this, [this] { askSavePlots(true); });
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.isValid()) {
             selectRuns({m_proxy->data(index, RunTableModel::DirectoryRole).toString()});
@@ -396,27 +381,11 @@ bool RunsPage::compare(const QStringList& directories)
     return true;
 }
 
-bool RunsPage::savePlotsPng(const QString& path)
-{
-    QString error;
-    if (!m_comparison->savePng(path, &error)) {
-        showMessage(error, true);
-        return false;
-    }
-    showMessage(tr("Saved the comparison as %1.").arg(path), false);
-    return true;
-}
+bool RunsPage::savePlotsPng(const QString& path) { return m_saveBar->savePng(path); }
 
-bool RunsPage::savePlotsPdf(const QString& path)
-{
-    QString error;
-    if (!m_comparison->savePdf(path, &error)) {
-        showMessage(error, true);
-        return false;
-    }
-    showMessage(tr("Saved the comparison as %1.").arg(path), false);
-    return true;
-}
+bool RunsPage::savePlotsPdf(const QString& path) { return m_saveBar->savePdf(path); }
+
+bool RunsPage::writeComparisonReport(const QString& markdownPath) { return m_saveBar->writeReport(markdownPath); }
 
 std::vector<lbd::RunSummary> RunsPage::runsForCsv() const
 {
@@ -514,8 +483,7 @@ void RunsPage::updateButtons()
                                         ? tr("Write the selected run's weights (last checkpoint) as a torch.load-readable "
                                              "file with class names and normalisation, like `lbd export RUN --out FILE`.")
                                         : tr("The selected run has no checkpoint yet (it has not finished an epoch)."));
-    m_pngButton->setEnabled(!m_comparison->runs().empty());
-    m_pdfButton->setEnabled(!m_comparison->runs().empty());
+    m_saveBar->updateButtons();
 }
 
 void RunsPage::updateFolderLabel()
@@ -542,19 +510,6 @@ void RunsPage::chooseFolder()
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Runs folder"), m_folder);
     if (!folder.isEmpty()) {
         setRunsFolder(folder);
-    }
-}
-
-void RunsPage::askSavePlots(bool pdf)
-{
-    const QString suffix = pdf ? QStringLiteral("pdf") : QStringLiteral("png");
-    const QString path = withSuffix(
-        QFileDialog::getSaveFileName(this, pdf ? tr("Save the comparison as PDF") : tr("Save the comparison as PNG"),
-                                     QDir(m_folder).filePath(QStringLiteral("run-comparison.") + suffix),
-                                     pdf ? tr("PDF document (*.pdf)") : tr("PNG image (*.png)")),
-        suffix);
-    if (!path.isEmpty()) {
-        pdf ? savePlotsPdf(path) : savePlotsPng(path);
     }
 }
 

@@ -2,9 +2,10 @@
 // The Runs page: every run folder under the runs folder in a sortable table with its key
 // metrics (read by core's RunSummary, off the GUI thread), damaged folders included with their
 // problem. Open a run (double-click or Open) to show it on every page; select two or more and
-// Compare for overlaid curves and a side-by-side table; save the comparison as PNG / PDF, the
-// runs' metrics as CSV, and a run's model for Python (the same file as `lbd export`). "Group seeds"
-// shows runs that differ only in their seed as one row with mean ± std (RunGroupView).
+// Compare for overlaid curves and a side-by-side table; save the comparison as PNG / PDF or write
+// its report (Markdown + PDF; comparisonsavebar.h), the runs' metrics as CSV, and a run's model for
+// Python (the same file as `lbd export`). "Group seeds" shows runs that differ only in their seed
+// as one row with mean ± std (RunGroupView).
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -27,6 +28,7 @@ class QTimer;
 
 namespace lbd::ui {
 
+class ComparisonSaveBar;
 class RunComparisonView;
 class RunGroupView;
 class RunTableModel;
@@ -65,6 +67,8 @@ public:
     // Report files; false with the reason shown inline (and in lastMessage()).
     bool savePlotsPng(const QString& path);
     bool savePlotsPdf(const QString& path);
+    // The comparison's report: `markdownPath` with its PDF twin and figure next to it.
+    bool writeComparisonReport(const QString& markdownPath);
     // The selected runs, or every listed run when none is selected.
     bool saveMetricsCsv(const QString& path);
     // Writes the run's model for Python in the background; modelExported or modelExportFailed follows.
@@ -98,7 +102,6 @@ private:
     void watchFolder();
     void openSelected();
     void chooseFolder();
-    void askSavePlots(bool pdf);
     void askSaveCsv();
     void askExportModel();
     std::vector<lbd::RunSummary> runsForCsv() const;
@@ -119,8 +122,7 @@ private:
     QPushButton* m_compareButton = nullptr;
     QPushButton* m_csvButton = nullptr;
     QPushButton* m_exportModelButton = nullptr;
-    QPushButton* m_pngButton = nullptr;
-    QPushButton* m_pdfButton = nullptr;
+    ComparisonSaveBar* m_saveBar = nullptr;
     QFileSystemWatcher* m_watcher = nullptr;
     QTimer* m_rescanTimer = nullptr;
 

@@ -6,16 +6,10 @@
 
 #include "core/train/runfolder.h"
 #include "core/train/runsummary.h"
-#include "core/util/atomicfile.h"
 #include "core/util/jsonfile.h"
 
-#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
-#include <QPageSize>
-#include <QPdfWriter>
-#include <QTextDocument>
-#include <QUrl>
 
 #include <optional>
 
@@ -58,7 +52,7 @@ const json& member(const json& object, const char* key)
 
 ReportTable runTable(const lbd::RunSummary& run, const json& report)
 {
-    ReportTable table{QObject::tr("Run"), {QObject::tr("Field"), QObject::tr("Value")}, {}};
+    ReportTable table{QObject::tr("Run"), {QObject::tr("Field"), QObject::tr("Value")}, {}, {}};
     const auto seconds = numberAt(report, "train_seconds");
     table.rows = {
         {QObject::tr("Name"), fromStd(run.name)},
@@ -78,7 +72,7 @@ ReportTable runTable(const lbd::RunSummary& run, const json& report)
 ReportTable accuracyTable(const json& evaluation)
 {
     ReportTable table{QObject::tr("Test accuracy (the run's decision rule)"),
-                      {QObject::tr("Classes"), QObject::tr("Accuracy"), QObject::tr("Correct / images")}, {}};
+                      {QObject::tr("Classes"), QObject::tr("Accuracy"), QObject::tr("Correct / images")}, {}, {}};
     const json& overall = member(evaluation, "accuracy");
     table.rows << QStringList{QObject::tr("all"), percentText(numberAt(overall, "accuracy")), countText(overall)};
     const json& regions = member(evaluation, "regions");
@@ -95,7 +89,7 @@ ReportTable accuracyTable(const json& evaluation)
 ReportTable fhrTable(const json& evaluation)
 {
     ReportTable table{QObject::tr("False Head Rate (tail images decided as a head class)"),
-                      {QObject::tr("Tail ratio"), QObject::tr("FHR"), QObject::tr("False heads / tail images")}, {}};
+                      {QObject::tr("Tail ratio"), QObject::tr("FHR"), QObject::tr("False heads / tail images")}, {}, {}};
     const json& fhr = member(evaluation, "fhr");
     if (const auto points = fhr.find("points"); points != fhr.end() && points->is_array()) {
         for (const json& point : *points) {
@@ -112,7 +106,7 @@ ReportTable fhrTable(const json& evaluation)
 
 ReportTable calibrationTable(const json& evaluation)
 {
-    ReportTable table{QObject::tr("Calibration and selective prediction"), {QObject::tr("Measure"), QObject::tr("Value")}, {}};
+    ReportTable table{QObject::tr("Calibration and selective prediction"), {QObject::tr("Measure"), QObject::tr("Value")}, {}, {}};
     const json& calibration = member(evaluation, "calibration");
     const json& auroc = member(evaluation, "auroc");
     const json& risk = member(member(evaluation, "risk_coverage"), "all");
@@ -128,71 +122,19 @@ ReportTable calibrationTable(const json& evaluation)
     return table;
 }
 
-QString escapeCell(QString text)
-{
-    return text.replace(QLatin1Char('|'), QStringLiteral("\\|")).replace(QLatin1Char('\n'), QLatin1Char(' '));
-}
-
-QString reportHtml(const RunReport& report, const QList<ReportPlot>& plots)
-{
-    QString html = QStringLiteral("<h1>%1</h1><p>%2</p>").arg(report.title.toHtmlEscaped(), report.folder.toHtmlEscaped());
-    for (const ReportTable& table : report.tables) {
-        html += QStringLiteral("<h2>%1</h2><table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr>").arg(table.title.toHtmlEscaped());
-        for (const QString& cell : table.header) {
-            html += QStringLiteral("<th>%1</th>").arg(cell.toHtmlEscaped());
-        }
-        html += QStringLiteral("</tr>");
-        for (const QStringList& row : table.rows) {
-            html += QStringLiteral("<tr>");
-            for (const QString& cell : row) {
-                html += QStringLiteral("<td>%1</td>").arg(cell.toHtmlEscaped());
-            }
-            html += QStringLiteral("</tr>");
-        }
-        html += QStringLiteral("</table>");
-    }
-    for (const ReportPlot& plot : plots) {
-        html += QStringLiteral("<h2>%1</h2><p><img src=\"%2\" width=\"600\"></p>").arg(plot.title.toHtmlEscaped(), plot.fileName);
-    }
-    return html;
-}
-
-QByteArray pdfBytes(const RunReport& report, const QList<ReportPlot>& plots)
-{
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    {
-        QPdfWriter writer(&buffer);
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setTitle(report.title);
-        writer.setCreator(QStringLiteral("LBD Studio"));
-        QTextDocument document;
-        for (const ReportPlot& plot : plots) {
-            document.addResource(QTextDocument::ImageResource, QUrl(plot.fileName), plot.image);
-        }
-        document.setHtml(reportHtml(report, plots));
-        document.print(&writer);
-    }
-    return buffer.data();
-}
-
-void writeBytes(const QString& path, const QByteArray& bytes)
-{
-    lbd::writeFileAtomically(path.toStdString(), bytes.toStdString());
-}
-
 } // namespace
 
-bool buildRunReport(const QString& runDirectory, RunReport* report, QString* error)
+bool buildRunReport(const QString& runDirectory, ReportDocument* report, QString* error)
 {
     try {
         const lbd::RunSummary run = lbd::readRunSummary(runDirectory.toStdString());
         const json reportJson = lbd::readJsonFile(QDir(runDirectory).filePath(QStringLiteral("report.json")).toStdString());
         const json& evaluation = member(reportJson, "evaluation");
         report->title = QObject::tr("Run report: %1").arg(fromStd(run.name.empty() ? run.folderName : run.name));
+        report->folderTitle = QObject::tr("Run folder");
         report->folder = QFileInfo(runDirectory).absoluteFilePath();
         report->tables = {runTable(run, reportJson), accuracyTable(evaluation), fhrTable(evaluation), calibrationTable(evaluation)};
-        ReportTable warnings{QObject::tr("Warnings of the report"), {QObject::tr("Warning")}, {}};
+        ReportTable warnings{QObject::tr("Warnings of the report"), {QObject::tr("Warning")}, {}, {}};
         for (const std::string& warning : run.warnings) {
             warnings.rows << QStringList{fromStd(warning)};
         }
@@ -200,7 +142,7 @@ bool buildRunReport(const QString& runDirectory, RunReport* report, QString* err
             warnings.rows << QStringList{QObject::tr("none")};
         }
         report->tables << warnings;
-        ReportTable config{QObject::tr("Configuration (config.json)"), {QObject::tr("Key"), QObject::tr("Value")}, {}};
+        ReportTable config{QObject::tr("Configuration (config.json)"), {QObject::tr("Key"), QObject::tr("Value")}, {}, {}};
         for (const auto& [key, value] : readFlatConfig(runDirectory)) {
             config.rows << QStringList{fromStd(key), fromStd(value)};
         }
@@ -212,72 +154,23 @@ bool buildRunReport(const QString& runDirectory, RunReport* report, QString* err
     return true;
 }
 
-QString reportMarkdown(const RunReport& report, const QStringList& images)
+bool writeRunReport(const QString& runDirectory, const QString& outputDirectory, ReportFiles* files, QString* error)
 {
-    QString text = QStringLiteral("# %1\n\nRun folder: `%2`\n").arg(report.title, report.folder);
-    for (const ReportTable& table : report.tables) {
-        text += QStringLiteral("\n## %1\n\n|").arg(table.title);
-        QString rule = QStringLiteral("|");
-        for (const QString& cell : table.header) {
-            text += QStringLiteral(" %1 |").arg(escapeCell(cell));
-            rule += QStringLiteral(" --- |");
-        }
-        text += QStringLiteral("\n") + rule + QStringLiteral("\n");
-        for (const QStringList& row : table.rows) {
-            text += QStringLiteral("|");
-            for (const QString& cell : row) {
-                text += QStringLiteral(" %1 |").arg(escapeCell(cell));
-            }
-            text += QStringLiteral("\n");
-        }
-    }
-    if (!images.isEmpty()) {
-        text += QStringLiteral("\n## Plots\n\n");
-        for (const QString& image : images) {
-            text += QStringLiteral("![%1](%1)\n\n").arg(image);
-        }
-    }
-    return text;
-}
-
-bool writeRunReport(const QString& runDirectory, const QString& outputDirectory, RunReportFiles* files, QString* error)
-{
-    RunReport report;
+    ReportDocument report;
     if (!buildRunReport(runDirectory, &report, error)) {
         return false;
     }
-    if (!QDir().mkpath(outputDirectory)) {
-        *error = QObject::tr("The folder %1 could not be created.").arg(outputDirectory);
-        return false;
-    }
-    const QDir out(outputDirectory);
+    QList<ReportPlot> plots;
     try {
         const lbd::RunFolder folder(runDirectory.toStdString());
         const std::vector<json> lines = folder.exists(lbd::RunFolder::kMetrics) ? folder.readJsonLines(lbd::RunFolder::kMetrics)
                                                                                   : std::vector<json>{};
-        const json reportJson = lbd::readJsonFile(folder.path(lbd::RunFolder::kReport));
-        const QList<ReportPlot> plots = reportPlots(lines, reportJson);
-        QStringList images;
-        for (const ReportPlot& plot : plots) {
-            QBuffer png;
-            png.open(QIODevice::WriteOnly);
-            plot.image.save(&png, "PNG");
-            writeBytes(out.filePath(plot.fileName), png.data());
-            images << plot.fileName;
-        }
-        files->markdown = out.filePath(QStringLiteral("report.md"));
-        writeBytes(files->markdown, reportMarkdown(report, images).toUtf8());
-        files->pdf = out.filePath(QStringLiteral("report.pdf"));
-        writeBytes(files->pdf, pdfBytes(report, plots));
-        files->images.clear();
-        for (const QString& image : images) {
-            files->images << out.filePath(image);
-        }
+        plots = reportPlots(lines, lbd::readJsonFile(folder.path(lbd::RunFolder::kReport)));
     } catch (const std::exception& failure) {
         *error = QObject::tr("The report was not written: %1").arg(QString::fromUtf8(failure.what()));
         return false;
     }
-    return true;
+    return writeReportFiles(report, plots, QDir(outputDirectory).filePath(QStringLiteral("report.md")), files, error);
 }
 
 QString defaultReportDirectory(const QString& runDirectory) { return QDir(runDirectory).filePath(QStringLiteral("report")); }
