@@ -96,6 +96,7 @@ struct BenchOptions {
     std::string precision = "fp16";
     bool noStraightforward = false;
     bool noFusedBn = false;
+    bool noCudaGraph = false;
     bool json = false;
     bool quiet = false;
     std::optional<std::string> out;
@@ -141,6 +142,7 @@ int runBench(const BenchOptions& o)
     training.classes = o.classes;
     training.trainImages = o.trainImages.value_or(training.trainImages);
     training.distributed = distributed;
+    training.cudaGraph = !o.noCudaGraph;
     training.seconds = o.trainSeconds.value_or(device.is_cuda() ? 10.0 : 20.0);
     training.straightforward = !o.noStraightforward;
     training.precision = parsePrecision(o.precision);
@@ -290,6 +292,8 @@ Command addBenchCommand(CLI::App& lbd)
         ->check(CLI::Range(0.01, 3600.0));
     choices(c->add_option("--precision", o->precision, "precision of the fast mode on CUDA"), {"fp16", "bf16", "fp32"});
     c->add_flag("--no-straightforward", o->noStraightforward, "time the fast mode only");
+    c->add_flag("--no-cuda-graph", o->noCudaGraph, "run the fast mode's step eagerly, as data-parallel ranks do (the "
+                                                     "same-path baseline of a scaling measurement)");
     c->add_flag("--no-fused-bn", o->noFusedBn, "switch cuDNN's fused batch norm off (as LBD_FUSED_BN=0)");
     c->add_flag("--json", o->json, "print the record as JSON");
     c->add_flag("--quiet", o->quiet, "print nothing (the record still goes to --out)");

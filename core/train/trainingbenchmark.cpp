@@ -83,7 +83,7 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     TrainStepOptions stepOptions;
     const torch::ScalarType autocast = autocastTypeFor(options.precision, device);
     stepOptions.autocast = fast && cuda ? autocast : torch::kFloat32;
-    stepOptions.cudaGraph = fast && cuda && communicator == nullptr; // as TrainingSession
+    stepOptions.cudaGraph = fast && cuda && communicator == nullptr && options.cudaGraph; // as TrainingSession
     stepOptions.communicator = communicator;
     stepOptions.separateParticles = !fast;
     stepOptions.channelsLast = fast && cuda;

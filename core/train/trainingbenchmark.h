@@ -26,6 +26,7 @@ struct TrainingBenchmarkOptions {
     double seconds = 10;           // timed per mode, after warm-up
     bool straightforward = true;   // also time the straightforward mode
     Precision precision = Precision::Fp16; // of the fast mode on CUDA (train.precision)
+    bool cudaGraph = true;         // capture the fast mode's step (single process on CUDA only)
     DistributedSpec distributed;   // this process's rank (a CUDA device becomes cuda:localRank)
 };
 

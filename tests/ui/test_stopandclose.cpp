@@ -26,7 +26,7 @@ private slots:
     {
         MainWindow window;
         window.setErrorReporter([](const QString&, const QString& message) { QFAIL(qPrintable(message)); });
-        window.experimentPanel()->setConfig(test::tinyConfig(200, 160));
+        window.experimentPanel()->setConfig(test::tinyConfigOnTestDevice(200, 160));
         QSignalSpy epochs(window.controller(), &TrainingController::epochFinished);
         QSignalSpy batches(window.controller(), &TrainingController::batchProgress);
         QSignalSpy finished(&window, &MainWindow::runFinished);
@@ -68,7 +68,7 @@ private slots:
         window.setErrorReporter([](const QString&, const QString& message) { QFAIL(qPrintable(message)); });
         // Enough epochs that Stop lands in the middle even when the worker runs ahead of the spy.
         constexpr int kEpochs = 30;
-        window.experimentPanel()->setConfig(test::tinyConfig(kEpochs, 160));
+        window.experimentPanel()->setConfig(test::tinyConfigOnTestDevice(kEpochs, 160));
         QSignalSpy epochs(window.controller(), &TrainingController::epochFinished);
         QSignalSpy finished(&window, &MainWindow::runFinished);
         QVERIFY(window.startTraining());
@@ -120,7 +120,7 @@ private slots:
         auto* window = new MainWindow;
         window->setAttribute(Qt::WA_DeleteOnClose, false);
         window->show();
-        window->experimentPanel()->setConfig(test::tinyConfig(200, 160));
+        window->experimentPanel()->setConfig(test::tinyConfigOnTestDevice(200, 160));
         QSignalSpy epochs(window->controller(), &TrainingController::epochFinished);
         QSignalSpy finished(window, &MainWindow::runFinished);
         QVERIFY(window->startTraining());
@@ -144,7 +144,7 @@ private slots:
     void destroyingTheWindowWhileTrainingStopsTheThread()
     {
         auto* window = new MainWindow;
-        window->experimentPanel()->setConfig(test::tinyConfig(200, 160));
+        window->experimentPanel()->setConfig(test::tinyConfigOnTestDevice(200, 160));
         QSignalSpy epochs(window->controller(), &TrainingController::epochFinished);
         QVERIFY(window->startTraining());
         QTRY_VERIFY_WITH_TIMEOUT(!epochs.isEmpty(), 60000);

@@ -33,7 +33,7 @@ private slots:
         });
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.experimentPanel()->setConfig(test::tinyConfig(2));
+        window.experimentPanel()->setConfig(test::tinyConfigOnTestDevice(2));
         QVERIFY2(window.experimentPanel()->validate().isEmpty(), qPrintable(window.experimentPanel()->validationMessage()));
 
         QSignalSpy epochs(window.controller(), &TrainingController::epochFinished);

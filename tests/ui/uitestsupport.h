@@ -52,15 +52,17 @@ inline void isolateSettings(const QTemporaryDir& dir)
     AppSettings::setRunsFolder(dir.filePath(QStringLiteral("runs")));
 }
 
-// The device the GUI tests train on: the CPU, or $LBD_TEST_DEVICE (tools/gpu/gui.sh test sets
-// cuda:0 on the GPU machine, so that Start, the live pages, Stop and Continue run on a GPU).
+// The device the GUI tests that train from the panel (Start, the live pages, Stop, Continue) use:
+// the CPU, or $LBD_TEST_DEVICE (tools/gpu/gui.sh cuda sets cuda:0 on the GPU machine). Fixture runs
+// that other tests read stay on the CPU: their assertions rest on numbers checked on a CPU-trained
+// tiny model (a model trained on a GPU decides a different handful of images).
 inline std::string testDevice()
 {
     const QByteArray device = qgetenv("LBD_TEST_DEVICE");
     return device.isEmpty() ? std::string("cpu") : device.toStdString();
 }
 
-// 4 classes of 16x16 shapes, 2 particles of the small CNN, evaluation every epoch.
+// 4 classes of 16x16 shapes, 2 particles of the small CNN, evaluation every epoch, on the CPU.
 inline lbd::TrainConfig tinyConfig(int epochs = 2, int64_t trainPerClass = 48)
 {
     lbd::TrainConfig c;
@@ -87,10 +89,18 @@ inline lbd::TrainConfig tinyConfig(int epochs = 2, int64_t trainPerClass = 48)
     c.train.epochs = epochs;
     c.train.batchSize = 16;
     c.train.evalEvery = 1;
-    c.train.device = testDevice();
+    c.train.device = "cpu";
     c.train.threads = 1; // leave a core to the GUI thread on small CI machines
     c.objective.utility = lbd::utilityFromSpec("tail:1");
     c.decision.utility = lbd::utilityFromSpec("tail:1");
+    return c;
+}
+
+// tinyConfig on the test device: for the tests that train from the panel.
+inline lbd::TrainConfig tinyConfigOnTestDevice(int epochs = 2, int64_t trainPerClass = 48)
+{
+    lbd::TrainConfig c = tinyConfig(epochs, trainPerClass);
+    c.train.device = testDevice();
     return c;
 }
 

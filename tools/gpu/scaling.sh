@@ -30,6 +30,10 @@ measure() { # $1 label, $2 GPUs, rest: bench options
   echo "date $(date -u +%FT%TZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1
   nvidia-smi topo -m 2>/dev/null | head -$((gpus + 1))
+  # The same path as the ranks (no CUDA graph) on one GPU: the baseline that their efficiency is
+  # also computed against (on 2026-11-27 the ranks ran faster per GPU than the graph path).
+  measure resnet50-eager 1 --no-cuda-graph --arch resnet50 --particles 3 --batch 64 --image-size 224 --channels 3 --classes 1000 --train-images 2000
+  measure resnet32-eager 1 --no-cuda-graph --arch resnet32 --particles 3 --batch 128
   for n in "${counts[@]}"; do
     measure resnet50 "$n" --arch resnet50 --particles 3 --batch 64 --image-size 224 --channels 3 --classes 1000 --train-images 2000
   done
@@ -39,15 +43,22 @@ measure() { # $1 label, $2 GPUs, rest: bench options
   python3 - "$out" <<'PY'
 import glob, json, os, sys
 out = sys.argv[1]
+def rate(name):
+    try:
+        return json.load(open(os.path.join(out, name)))["results"][0]["images_per_second"]
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
 for arch in ("resnet50", "resnet32"):
-    rates = {}
-    for name in glob.glob(os.path.join(out, f"scaling-{arch}-*.json")):
-        record = json.load(open(name))
-        n = int(name.rsplit("-", 1)[1].split(".")[0])
-        rates[n] = record["results"][0]["images_per_second"]
-    if 1 not in rates:
-        continue
-    for n in sorted(rates):
-        print(f"{arch}: {n} GPU(s) {rates[n]:.0f} images/s, efficiency {rates[n] / (n * rates[1]) * 100:.1f} %")
+    graph, eager = rate(f"scaling-{arch}-1.json"), rate(f"scaling-{arch}-eager-1.json")
+    for n in (1, 2, 4, 8):
+        r = rate(f"scaling-{arch}-{n}.json")
+        if r is None:
+            continue
+        line = f"{arch}: {n} GPU(s) {r:.0f} images/s ({r / n:.0f} per GPU)"
+        if graph:
+            line += f", efficiency {r / (n * graph) * 100:.1f} % of 1 GPU with its CUDA graph"
+        if eager:
+            line += f", {r / (n * eager) * 100:.1f} % of 1 GPU eager (as the ranks run)"
+        print(line)
 PY
 } 2>&1 | tee "$out/scaling.txt"
