@@ -149,7 +149,7 @@ private:
         }
         status = inspectStudyRun(runDirectory(index));
         const std::lock_guard<std::mutex> lock(m_mutex);
-        say(run + ": reused " + *source);
+        say(run + ": reused " + *source + (status.modelFilesMissing ? " (its report; its model files were not in that folder)" : ""));
         ++m_outcome.reused;
         return true;
     }

@@ -239,9 +239,12 @@ StudyRunStatus inspectStudyRun(const std::string& runDirectory)
     status.epochs = integerOr(file, "epochs", 0);
     status.message = file.value("message", "");
     if (state == "finished") {
-        const bool complete = folder.exists(RunFolder::kReport) && folder.exists(RunFolder::kTestProbabilities)
-            && folder.exists(RunFolder::kWeights);
-        status.state = complete ? StudyRunState::Finished : StudyRunState::Stopped;
+        // The report is the last file a run writes (after its weights and test probabilities):
+        // without it the run did not complete and is resumed; with it, every number is there, and
+        // model files that are missing were removed or not copied since.
+        status.state = folder.exists(RunFolder::kReport) ? StudyRunState::Finished : StudyRunState::Stopped;
+        status.modelFilesMissing = status.state == StudyRunState::Finished
+            && !(folder.exists(RunFolder::kTestProbabilities) && folder.exists(RunFolder::kWeights));
     } else if (state == "failed") {
         status.state = StudyRunState::Failed;
     } else if (state == "running") {

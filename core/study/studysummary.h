@@ -47,6 +47,9 @@ struct StudyRunStatus {
     int epochsDone = 0;
     int epochs = 0;
     std::string message;
+    // Finished, but weights.pt / test_probabilities.pt are not in the folder (a run copied back
+    // from another machine without them): its report holds every number; it cannot classify.
+    bool modelFilesMissing = false;
 };
 // What a run folder says of itself (status.json, report.json and the run's lock): a folder whose
 // status says "running" without a process holding its lock was interrupted: Stopped.

@@ -149,10 +149,18 @@ private slots:
         // "running" with no process holding the lock: interrupted, to be resumed.
         writeRun(root + "/elsewhere/interrupted", "running");
         QCOMPARE(inspectStudyRun((root + "/elsewhere/interrupted").toStdString()).state, StudyRunState::Stopped);
-        // "finished" with a final file missing (killed while writing them): resumed to complete.
+        // "finished" without its report (the last file a run writes): resumed to complete.
         writeRun(root + "/elsewhere/incomplete", "finished", report(0.5, 0.5, 0.5, 0.5, {}));
-        QVERIFY(QFile::remove(root + "/elsewhere/incomplete/weights.pt"));
+        QVERIFY(QFile::remove(root + "/elsewhere/incomplete/report.json"));
         QCOMPARE(inspectStudyRun((root + "/elsewhere/incomplete").toStdString()).state, StudyRunState::Stopped);
+        // Its report but not its model files (copied back from a GPU machine without them):
+        // finished, its numbers count, and the status says what is missing.
+        writeRun(root + "/elsewhere/reportonly", "finished", report(0.5, 0.5, 0.5, 0.5, {}));
+        QVERIFY(QFile::remove(root + "/elsewhere/reportonly/weights.pt"));
+        const StudyRunStatus reportOnly = inspectStudyRun((root + "/elsewhere/reportonly").toStdString());
+        QCOMPARE(reportOnly.state, StudyRunState::Finished);
+        QVERIFY(reportOnly.modelFilesMissing);
+        QVERIFY(!inspectStudyRun((root + "/runs/a/seed-0").toStdString()).modelFilesMissing);
     }
 
     void tablesInThreeFormats()
