@@ -4,6 +4,7 @@
 
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
+#include "core/data/decodebenchmark.h"
 #include "core/dist/distributedspec.h"
 #include "core/model/batchnormrelu.h"
 #include "core/train/trainingbenchmark.h"
@@ -100,7 +101,40 @@ struct BenchOptions {
     bool json = false;
     bool quiet = false;
     std::optional<std::string> out;
+    int64_t decodeSize = 224;
+    std::vector<int> decodeThreads;
 };
+
+// JPEG decoding for list-file data: images/s with 1 thread (one core) and with every core.
+nlohmann::json benchDecoding(const BenchOptions& o, bool quiet)
+{
+    DecodeBenchmarkOptions options;
+    options.outputSize = o.decodeSize;
+    options.seconds = o.seconds;
+    options.threads = o.decodeThreads;
+    const DecodeBenchmark benchmark = benchmarkDecoding(options);
+    nlohmann::json results = nlohmann::json::array();
+    for (const auto& result : benchmark.results) {
+        const double perThread = result.imagesPerSecond / result.threads;
+        results.push_back({{"benchmark", "decode"},
+                           {"pipeline", "JPEG " + std::to_string(options.sourceWidth) + "x" + std::to_string(options.sourceHeight)
+                                            + " colour -> decode + resize to 3x" + std::to_string(options.outputSize) + "x"
+                                            + std::to_string(options.outputSize) + " uint8 (OpenCV, as the streaming batcher)"},
+                           {"mean_file_bytes", benchmark.meanFileBytes},
+                           {"threads", result.threads},
+                           {"images", result.images},
+                           {"seconds", result.seconds},
+                           {"images_per_second", result.imagesPerSecond},
+                           {"images_per_second_per_thread", perThread}});
+        if (!quiet) {
+            std::cout << "decode: JPEG " << options.sourceWidth << "x" << options.sourceHeight << " ("
+                      << static_cast<int64_t>(benchmark.meanFileBytes / 1024) << " KiB) -> " << options.outputSize << " px, "
+                      << result.threads << " thread(s): " << static_cast<int64_t>(result.imagesPerSecond) << " images/s ("
+                      << static_cast<int64_t>(perThread) << " per thread)\n";
+        }
+    }
+    return results;
+}
 
 // The command as typed: a rank's launcher's (`lbd bench --gpus N ...`), else this process's.
 std::string typedCommand()
@@ -171,6 +205,11 @@ int runBench(const BenchOptions& o)
     if (distributed.enabled()) {
         record["ranks"] = distributed.worldSize;
         record["batch_per_rank"] = o.batch;
+    }
+    if (what == "decode") {
+        for (auto& result : benchDecoding(o, quiet || json)) {
+            record["results"].push_back(std::move(result));
+        }
     }
     if (what == "augment" || what == "all") {
         for (const bool rotation : {true, false}) {
@@ -266,9 +305,15 @@ Command addBenchCommand(CLI::App& lbd)
     auto o = std::make_shared<BenchOptions>();
     CLI::App* c = lbd.add_subcommand("bench", "measure throughput (augmentation, training); the record names the machine, "
                                               "the date and the command");
-    choices(c->add_option("--what", o->what, "what to measure (all)"), {"augment", "train", "all"});
+    choices(c->add_option("--what", o->what, "what to measure (all: augment and train; decode: JPEG decoding for "
+                                             "list-file data, per core and with every core)"),
+            {"augment", "train", "decode", "all"});
+    c->add_option("--decode-size", o->decodeSize, "decode: the training images' side in pixels (224)")
+        ->check(CLI::Range(int64_t{8}, int64_t{4096}));
+    c->add_option("--decode-threads", o->decodeThreads, "decode: thread counts to time (default: 1 and every core)")
+        ->delimiter(',')->check(CLI::Range(1, 1024));
     c->add_option("--device", o->device, "cpu, cuda[:N] or auto");
-    c->add_option("--seconds", o->seconds, "seconds per augmentation measurement")->check(CLI::Range(0.01, 3600.0));
+    c->add_option("--seconds", o->seconds, "seconds per augmentation (and decode) measurement")->check(CLI::Range(0.01, 3600.0));
     c->add_option("--augment-batch", o->augmentBatch, "augmentation batch (4096 on CUDA, 512 on the CPU)")
         ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
     choices(c->add_option("--arch", o->arch, "network of the training measurement"), {"resnet32", "resnet50", "smallcnn"});

@@ -1,0 +1,99 @@
+#include "core/data/decodebenchmark.h"
+
+#include "core/data/imagedecoder.h"
+#include "core/util/error.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+namespace lbd {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// A folder of its own under the temporary directory, removed with everything in it.
+class ScratchFolder {
+public:
+    ScratchFolder()
+    {
+        std::string pattern = (fs::temp_directory_path() / "lbd-decode-bench-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) == nullptr) {
+            throw RunError("decode benchmark: no scratch folder in " + fs::temp_directory_path().string());
+        }
+        m_path = pattern;
+    }
+    ~ScratchFolder()
+    {
+        std::error_code ignored;
+        fs::remove_all(m_path, ignored);
+    }
+    ScratchFolder(const ScratchFolder&) = delete;
+    ScratchFolder& operator=(const ScratchFolder&) = delete;
+    const fs::path& path() const { return m_path; }
+
+private:
+    fs::path m_path;
+};
+
+// Smooth colour gradients and blobs with mild noise: JPEG sizes near a photograph's (pure noise
+// would be several times larger and slower to decode than real photographs).
+torch::Tensor photographLike(int64_t height, int64_t width, int64_t seed)
+{
+    torch::manual_seed(static_cast<uint64_t>(seed));
+    const auto y = torch::linspace(0, 1, height).view({1, height, 1});
+    const auto x = torch::linspace(0, 1, width).view({1, 1, width});
+    const auto phase = torch::rand({3, 1, 1}) * 6.28;
+    const auto frequency = torch::rand({3, 1, 1}) * 6 + 1;
+    auto image = 0.5 + 0.25 * torch::sin(frequency * x * 6.28 + phase) * torch::cos(frequency * y * 4.0 + phase);
+    image = image + 0.04 * torch::randn({3, height, width});
+    return image.clamp(0, 1).mul(255).to(torch::kUInt8);
+}
+
+} // namespace
+
+DecodeBenchmark benchmarkDecoding(const DecodeBenchmarkOptions& options)
+{
+    if (!imageDecodingAvailable()) {
+        throw InputError("decode benchmark: this build of lbd has no image decoder (built without OpenCV)");
+    }
+    if (options.files < 1 || options.outputSize < 1 || !(options.seconds > 0)) {
+        throw InputError("decode benchmark: files, output size and seconds must be positive");
+    }
+    ScratchFolder folder;
+    std::vector<std::string> paths;
+    DecodeBenchmark benchmark;
+    for (int64_t i = 0; i < options.files; ++i) {
+        const std::string path = (folder.path() / ("image-" + std::to_string(i) + ".jpg")).string();
+        writeImageFile(path, photographLike(options.sourceHeight, options.sourceWidth, i));
+        benchmark.meanFileBytes += static_cast<double>(fs::file_size(path)) / static_cast<double>(options.files);
+        paths.push_back(path);
+    }
+    const ImageFormat format{3, options.outputSize, options.outputSize};
+    std::vector<int> counts = options.threads;
+    if (counts.empty()) {
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        counts = cores > 1 ? std::vector<int>{1, cores} : std::vector<int>{1};
+    }
+    (void)decodeImageFiles(std::vector<std::string>(paths.begin(), paths.begin() + 1), format, 1); // warm-up
+    for (const int threads : counts) {
+        DecodeBenchmarkResult result;
+        result.threads = threads;
+        const auto start = Clock::now();
+        do {
+            (void)decodeImageFiles(paths, format, threads);
+            result.images += static_cast<int64_t>(paths.size());
+            result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        } while (result.seconds < options.seconds);
+        result.imagesPerSecond = static_cast<double>(result.images) / result.seconds;
+        benchmark.results.push_back(result);
+    }
+    return benchmark;
+}
+
+} // namespace lbd
