@@ -33,34 +33,45 @@ bool timeIsUp(double elapsed, double seconds, Communicator* communicator, const 
     return flag.item<float>() > 0.5f;
 }
 
+// The measured model, its optimiser and the full objective (margins, DRW weights, utility term,
+// repulsion), seeded alike on every rank.
+struct BenchedModel {
+    ParticleModel model{nullptr};
+    std::unique_ptr<FlatSgd> optimizer;
+    std::unique_ptr<LbdObjective> objective;
+
+    BenchedModel(const TrainingBenchmarkOptions& options, const Dataset& data, const torch::Device& device, bool fast)
+    {
+        ModelSpec spec;
+        spec.arch = options.arch;
+        spec.particles = options.particles;
+        spec.inputChannels = options.channels;
+        spec.numClasses = options.classes;
+        spec.inputSize = options.imageSize;
+        torch::manual_seed(0);
+        model = makeParticleModel(spec);
+        model->to(device);
+        model->train();
+        std::vector<torch::Tensor> parameters;
+        for (auto& p : model->parameters()) {
+            parameters.push_back(p);
+        }
+        optimizer = std::make_unique<FlatSgd>(parameters, 0.9, true, 5e-4, fast && device.is_cuda());
+        optimizer->setLearningRate(0.01);
+        ObjectiveSpec objectiveSpec;
+        objectiveSpec.drwEpoch = 0;
+        objectiveSpec.utilityAfterDrwOnly = false;
+        objectiveSpec.alpha = 0.002;
+        objectiveSpec.utilityMatrix = UtilityMatrix::tailSensitive(options.classes, 0.5).values();
+        objective = std::make_unique<LbdObjective>(objectiveSpec, countPerClass(data.train.labels, options.classes), device);
+        objective->setEpoch(1);
+    }
+};
+
 TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const Dataset& data, const torch::Device& device,
                                  bool fast, Communicator* communicator)
 {
-    ModelSpec spec;
-    spec.arch = options.arch;
-    spec.particles = options.particles;
-    spec.inputChannels = options.channels;
-    spec.numClasses = options.classes;
-    spec.inputSize = options.imageSize;
-    torch::manual_seed(0);
-    ParticleModel model = makeParticleModel(spec);
-    model->to(device);
-    model->train();
-    std::vector<torch::Tensor> parameters;
-    for (auto& p : model->parameters()) {
-        parameters.push_back(p);
-    }
-    FlatSgd optimizer(parameters, 0.9, true, 5e-4, fast && device.is_cuda());
-    optimizer.setLearningRate(0.01);
-    const auto counts = countPerClass(data.train.labels, options.classes);
-    ObjectiveSpec objectiveSpec; // the full objective: margins, DRW weights, utility term, repulsion
-    objectiveSpec.drwEpoch = 0;
-    objectiveSpec.utilityAfterDrwOnly = false;
-    objectiveSpec.alpha = 0.002;
-    objectiveSpec.utilityMatrix = UtilityMatrix::tailSensitive(options.classes, 0.5).values();
-    LbdObjective objective(objectiveSpec, counts, device);
-    objective.setEpoch(1);
-
+    BenchedModel benched(options, data, device, fast);
     AugmentSpec augment;
     augment.outputSize = options.imageSize;
     const Normalization normalization = computeNormalization(data.train.images);
@@ -87,7 +98,7 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     stepOptions.communicator = communicator;
     stepOptions.separateParticles = !fast;
     stepOptions.channelsLast = fast && cuda;
-    TrainStep step(model, objective, optimizer, device, stepOptions);
+    TrainStep step(benched.model, *benched.objective, *benched.optimizer, device, stepOptions);
 
     int64_t epoch = 1;
     batches->startEpoch(epoch);
