@@ -28,16 +28,37 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Augmented images per second for the full pipeline (pad-crop, flip, rotation, normalisation)
-// on uint8 images already on the device, the way DeviceBatcher feeds the trainer.
-nlohmann::json benchAugmentation(const torch::Device& device, int64_t batch, int64_t channels, int64_t size,
-                                 double seconds, bool rotation)
+// The pipelines measured: the CIFAR recipe with and without rotation at 32 pixels, and ImageNet's
+// (random resized crop of a 256-pixel image to 224, flip, colour jitter) as the imagenet-lt preset.
+struct AugmentPipeline {
+    std::string name;
+    int64_t inputSize = 32;
+    AugmentSpec spec;
+};
+
+std::vector<AugmentPipeline> augmentPipelines()
+{
+    AugmentPipeline rotated{"pad4-crop + hflip + rotate15 (bilinear) + normalise", 32, {}};
+    AugmentPipeline plain{"pad4-crop + hflip + normalise", 32, {}};
+    plain.spec.maxRotationDegrees = 0;
+    AugmentPipeline imagenet{"random resized crop 256 -> 224 (bilinear) + hflip + colour jitter 0.4 + normalise", 256, {}};
+    imagenet.spec.maxRotationDegrees = 0;
+    imagenet.spec.padding = 0;
+    imagenet.spec.outputSize = 224;
+    imagenet.spec.randomResizedCrop = true;
+    imagenet.spec.brightness = imagenet.spec.contrast = imagenet.spec.saturation = 0.4;
+    return {rotated, plain, imagenet};
+}
+
+// Augmented images per second for a full pipeline on uint8 images already on the device, the
+// way DeviceBatcher feeds the trainer.
+nlohmann::json benchAugmentation(const torch::Device& device, int64_t batch, int64_t channels,
+                                 const AugmentPipeline& pipeline, double seconds)
 {
     torch::NoGradGuard noGrad;
+    const int64_t size = pipeline.inputSize;
     const auto images = torch::randint(0, 256, {batch, channels, size, size}, torch::TensorOptions().dtype(torch::kUInt8)).to(device);
-    AugmentSpec spec;
-    spec.outputSize = size;
-    spec.maxRotationDegrees = rotation ? 15.0 : 0.0;
+    const AugmentSpec& spec = pipeline.spec;
     Normalization normalization{std::vector<float>(static_cast<size_t>(channels), 0.5f),
                                 std::vector<float>(static_cast<size_t>(channels), 0.25f)};
     Rng rng(1);
@@ -61,7 +82,7 @@ nlohmann::json benchAugmentation(const torch::Device& device, int64_t batch, int
     elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     const double imagesPerSecond = static_cast<double>(iterations * batch) / elapsed;
     nlohmann::json record = {{"benchmark", "augmentation"},
-            {"pipeline", rotation ? "pad4-crop + hflip + rotate15 (bilinear) + normalise" : "pad4-crop + hflip + normalise"},
+            {"pipeline", pipeline.name},
             {"image", std::to_string(channels) + "x" + std::to_string(size) + "x" + std::to_string(size) + " uint8"},
             {"batch", batch},
             {"iterations", iterations},
@@ -212,12 +233,17 @@ int runBench(const BenchOptions& o)
         }
     }
     if (what == "augment" || what == "all") {
-        for (const bool rotation : {true, false}) {
+        for (const AugmentPipeline& pipeline : augmentPipelines()) {
             for (const int64_t channels : {int64_t(3), int64_t(1)}) {
-                auto result = benchAugmentation(device, augmentBatch, channels, 32, seconds, rotation);
+                if (pipeline.inputSize > 32 && channels == 1) {
+                    continue; // ImageNet's pipeline is for colour images
+                }
+                // A batch of 256-pixel images is 64 times the bytes of a 32-pixel one.
+                const int64_t batch = std::max<int64_t>(1, augmentBatch * 32 * 32 / (pipeline.inputSize * pipeline.inputSize));
+                auto result = benchAugmentation(device, batch, channels, pipeline, seconds);
                 if (!json && !quiet) {
                     std::cout << "augmentation: " << result["pipeline"].get<std::string>() << ", "
-                              << result["image"].get<std::string>() << ", batch " << augmentBatch << ": "
+                              << result["image"].get<std::string>() << ", batch " << batch << ": "
                               << static_cast<int64_t>(result["images_per_second"].get<double>()) << " images/s";
                     if (result.contains("max_abs_difference_from_cpu")) {
                         std::cout << " (largest difference from the CPU pipeline: "

@@ -1,6 +1,7 @@
 #pragma once
-// Whole-batch augmentation on the device (CPU or CUDA, same semantics): zero-pad + random crop,
-// horizontal flip, rotation in [-r, r] degrees, per-channel normalisation. The random parameters
+// Whole-batch augmentation on the device (CPU or CUDA, same semantics): zero-pad + random crop
+// (or ImageNet's random resized crop), horizontal flip, rotation in [-r, r] degrees, colour jitter,
+// per-channel normalisation. The random parameters
 // are drawn on the host from a seeded Rng, so one seed gives the same batch on every device.
 #include <torch/torch.h>
 
@@ -22,7 +23,12 @@ struct Normalization {
 // `maxImages` evenly spaced images).
 Normalization computeNormalization(const torch::Tensor& images, int64_t maxImages = 20000);
 
-// One row per image: shift x, shift y (pixels, in [-padding, padding]), flip (0/1), angle (radians).
+// One row per image: shift x, shift y (pixels, in [-padding, padding]), flip (0/1), angle (radians);
+// with a resized crop or colour jitter (usesExtendedParams) also: the box's area fraction and
+// aspect ratio, its position (two fractions in [0, 1)), and the brightness, contrast and
+// saturation factors (1: unchanged), kExtendedAugmentColumns in all.
+constexpr int64_t kExtendedAugmentColumns = 11;
+bool usesExtendedParams(const AugmentSpec& spec);
 torch::Tensor drawAugmentParams(int64_t count, const AugmentSpec& spec, Rng& rng);
 
 // uint8 [B, C, H, W] (any device) -> float [B, C, S, S] normalised, S = spec.outputSize.

@@ -278,6 +278,17 @@ void addAugmentAndModelFields(std::vector<ConfigField>& f)
                       [](C& c) -> auto& { return c.augment.maxRotationDegrees; }));
     f.push_back(value("augment.output_size", "side of the network's input in pixels (smaller images are zero-padded)",
                       [](C& c) -> auto& { return c.augment.outputSize; }));
+    f.push_back(value("augment.random_resized_crop",
+                      "ImageNet's random resized crop (area and aspect ratio drawn, resized to output_size) instead of the padded crop",
+                      [](C& c) -> auto& { return c.augment.randomResizedCrop; }));
+    f.push_back(value("augment.crop_scale_min", "smallest area fraction of the random resized crop (0.08 as torchvision)",
+                      [](C& c) -> auto& { return c.augment.cropScaleMin; }));
+    f.push_back(value("augment.brightness", "colour jitter: brightness factor drawn from [1-x, 1+x] (0: off)",
+                      [](C& c) -> auto& { return c.augment.brightness; }));
+    f.push_back(value("augment.contrast", "colour jitter: contrast factor drawn from [1-x, 1+x] (0: off)",
+                      [](C& c) -> auto& { return c.augment.contrast; }));
+    f.push_back(value("augment.saturation", "colour jitter: saturation factor drawn from [1-x, 1+x] (0: off; colour images)",
+                      [](C& c) -> auto& { return c.augment.saturation; }));
 
     f.push_back(value("model.arch", "particle network: resnet32, resnet50 or smallcnn", [](C& c) -> auto& { return c.model.arch; }));
     f.push_back(value("model.particles", "M, the number of particles (ensemble members)",

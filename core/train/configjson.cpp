@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <utility>
+
 namespace lbd {
 namespace {
 
@@ -281,6 +283,11 @@ void TrainConfig::validate() const
     if (augment.padding < 0 || augment.padding > 64) fail("augment.padding must be in 0..64");
     if (!(augment.maxRotationDegrees >= 0 && augment.maxRotationDegrees <= 180)) fail("augment.rotation must be in [0, 180] degrees");
     if (augment.outputSize < 8 || augment.outputSize > 1024) fail("augment.output_size must be in 8..1024");
+    if (!(augment.cropScaleMin > 0 && augment.cropScaleMin <= 1)) fail("augment.crop_scale_min must be in (0, 1]");
+    for (const auto& [key, spread] : {std::pair<const char*, double>{"augment.brightness", augment.brightness},
+                                      {"augment.contrast", augment.contrast}, {"augment.saturation", augment.saturation}}) {
+        if (!(spread >= 0 && spread < 1)) fail(std::string(key) + " must be in [0, 1)");
+    }
     if (decision.deferUtility && !decisionRuleInfo(decision.rule).supportsDefer) {
         fail("decision.defer: the " + decisionRuleName(decision.rule) + " rule has no defer option (use expected or argmax)");
     }
