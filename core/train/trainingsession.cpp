@@ -152,9 +152,14 @@ void TrainingSession::State::loadData()
     message("loading " + config.data.dataset + " data");
     data = resume ? prepareData(config.data, loadLongTailSplit(folder.path(RunFolder::kSplit))) : prepareData(config.data);
     const Dataset& dataset = data.dataset;
-    if (dataset.format.height > config.augment.outputSize || dataset.format.width > config.augment.outputSize) {
+    // Larger images are for the random resized crop (ImageNet's 256 -> 224): training crops and
+    // resizes boxes of the whole image, evaluation takes the centre. Otherwise the border would be
+    // lost to evaluation without training ever seeing it.
+    const bool cropsResize = config.augment.enabled && config.augment.randomResizedCrop;
+    if (!cropsResize && (dataset.format.height > config.augment.outputSize || dataset.format.width > config.augment.outputSize)) {
         throw InputError("augment.output_size (" + std::to_string(config.augment.outputSize) + ") is smaller than the images ("
-                         + std::to_string(dataset.format.height) + "x" + std::to_string(dataset.format.width) + ")");
+                         + std::to_string(dataset.format.height) + "x" + std::to_string(dataset.format.width)
+                         + "): raise it, or crop with augment.random_resized_crop");
     }
     normalization = computeSplitNormalization(dataset.train, dataset.format);
 }
