@@ -78,6 +78,31 @@ torch::Tensor gatherPixels(const torch::Tensor& flat, const torch::Tensor& x, co
     return torch::where(inside, flat.gather(2, index), torch::zeros({}, flat.options()));
 }
 
+// The images [B, C, H, W] at the source points (x, y) [B, P]: float [B, C, P].
+torch::Tensor samplePixels(const torch::Tensor& images, const torch::Tensor& sourceX, const torch::Tensor& sourceY, bool bilinear)
+{
+    const int64_t batch = images.size(0), channels = images.size(1), height = images.size(2), width = images.size(3);
+    const auto flat = images.reshape({batch, channels, height * width}).to(torch::kFloat32);
+    if (!bilinear) {
+        // Integer coordinates: one exact gather (crop, flip and padding only).
+        return gatherPixels(flat, sourceX.round(), sourceY.round(), height, width);
+    }
+    // Bilinear: the four neighbours in one gather, then their weights. At integer coordinates
+    // the weights are exactly 1, 0, 0, 0, so angle 0 and scale 1 reproduce the image.
+    const int64_t points = sourceX.size(1);
+    const auto x0 = sourceX.floor();
+    const auto y0 = sourceY.floor();
+    const auto wx = sourceX - x0;
+    const auto wy = sourceY - y0;
+    const auto x1 = x0 + 1;
+    const auto y1 = y0 + 1;
+    const auto corners = gatherPixels(flat, torch::cat({x0, x1, x0, x1}, 1), torch::cat({y0, y0, y1, y1}, 1), height, width);
+    const auto ux = 1 - wx;
+    const auto uy = 1 - wy;
+    const auto weights = torch::cat({ux * uy, wx * uy, ux * wy, wx * wy}, 1); // [B, 4P]
+    return (corners.view({batch, channels, 4, points}) * weights.view({batch, 1, 4, points})).sum(2);
+}
+
 struct CropBox {
     double x = 0, y = 0, width = 0, height = 0; // in source pixels
 };
@@ -211,27 +236,7 @@ torch::Tensor augmentBatch(const torch::Tensor& images, const torch::Tensor& par
         sourceY = sourceY.clamp(0, height - 1);
     }
 
-    const auto flat = images.reshape({batch, channels, height * width}).to(torch::kFloat32);
-    torch::Tensor pixels;
-    if (!rotate && !resizedCrop) {
-        // Integer coordinates: one exact gather (crop, flip and padding only).
-        pixels = gatherPixels(flat, sourceX.round(), sourceY.round(), height, width);
-    } else {
-        // Bilinear: the four neighbours in one gather, then their weights. At integer
-        // coordinates the weights are exactly 1, 0, 0, 0, so angle 0 reproduces the image.
-        const int64_t points = out * out;
-        const auto x0 = sourceX.floor();
-        const auto y0 = sourceY.floor();
-        const auto wx = sourceX - x0;
-        const auto wy = sourceY - y0;
-        const auto x1 = x0 + 1;
-        const auto y1 = y0 + 1;
-        const auto corners = gatherPixels(flat, torch::cat({x0, x1, x0, x1}, 1), torch::cat({y0, y0, y1, y1}, 1), height, width);
-        const auto ux = 1 - wx;
-        const auto uy = 1 - wy;
-        const auto weights = torch::cat({ux * uy, wx * uy, ux * wy, wx * wy}, 1); // [B, 4P]
-        pixels = (corners.view({batch, channels, 4, points}) * weights.view({batch, 1, 4, points})).sum(2);
-    }
+    torch::Tensor pixels = samplePixels(images, sourceX, sourceY, /*bilinear=*/rotate || resizedCrop);
     if (jitter) {
         pixels = jitterColours(pixels, coefficients.narrow(0, 6 * batch, 3 * batch).view({3, batch, 1, 1}));
     }

@@ -7,6 +7,7 @@
 #include "core/data/datapreparation.h"
 #include "core/data/prefetchingbatchsource.h"
 #include "core/dist/communicator.h"
+#include "core/dist/shardedevaluation.h"
 #include "core/eval/evaluator.h"
 #include "core/eval/reportjson.h"
 #include "core/lbd/utilitymatrix.h"
@@ -64,8 +65,9 @@ struct TrainingSession::State {
     std::unique_ptr<LbdObjective> objective;
     std::unique_ptr<DivergenceMonitor> divergence;
     std::unique_ptr<BatchSource> trainBatches;
-    std::unique_ptr<BatchSource> testBatches;
+    std::unique_ptr<BatchSource> testBatches;      // data-parallel: this rank's share of every batch
     std::unique_ptr<BatchSource> validationBatches;
+    BatchOptions evalOptions;
     std::unique_ptr<compat::ScopedSideStream> sideStream;
     std::unique_ptr<TrainStep> step;
     std::optional<RunLock> lock; // held while this session may write the folder
@@ -105,6 +107,8 @@ struct TrainingSession::State {
     void synchronizeRanks();
     bool stopAgreed() const;
     EvaluationReport decide(const SplitProbabilities& probabilities, DecisionRule rule) const;
+    // The split's probabilities: computed here, or (data-parallel) each rank's share gathered.
+    SplitProbabilities probabilitiesOf(BatchSource& source, int64_t splitSize);
     void writeFinalFiles(const EpochMetrics& metrics);
 };
 
@@ -262,10 +266,13 @@ void TrainingSession::State::buildBatchesAndStep()
     // On CUDA the next batch is gathered and augmented on a second stream during each step.
     trainBatches = makePrefetchingBatchSource(
         makeBatchSource(dataset.train, dataset.format, device, config.augment, normalization, trainOptions), device);
-    BatchOptions evalOptions;
     evalOptions.batchSize = std::max<int64_t>(256, config.train.batchSize);
     evalOptions.shuffle = false;
     evalOptions.augment = false;
+    if (communicator) { // the ranks divide the evaluation (core/dist/shardedevaluation.h)
+        evalOptions.shardIndex = communicator->rank();
+        evalOptions.shardCount = communicator->worldSize();
+    }
     testBatches = makeBatchSource(dataset.test, dataset.format, device, config.augment, normalization, evalOptions);
     if (dataset.validation.size() > 0) {
         validationBatches =
@@ -423,23 +430,44 @@ EvaluationReport TrainingSession::State::decide(const SplitProbabilities& probab
                          withDefer ? config.decision.deferUtility : std::nullopt);
 }
 
+SplitProbabilities TrainingSession::State::probabilitiesOf(BatchSource& source, int64_t splitSize)
+{
+    if (!communicator) {
+        return particleProbabilities(model, source, autocast);
+    }
+    return gatherShardedProbabilities(model, source, evalOptions, splitSize, *communicator, autocast, device);
+}
+
 void TrainingSession::evaluate(EpochMetrics& metrics)
 {
     State& s = *m_state;
     const bool last = s.finalEpoch(metrics.epoch);
-    if (!s.primary() || (!last && metrics.epoch % s.config.train.evalEvery != 0)) {
-        return; // data-parallel: rank 0 evaluates the whole test set
+    if (!last && metrics.epoch % s.config.train.evalEvery != 0) {
+        return;
     }
-    SplitProbabilities test = particleProbabilities(s.model, *s.testBatches, s.autocast);
+    if (s.communicator) {
+        // Batch norm keeps statistics per rank: every rank evaluates with rank 0's, as one model.
+        torch::NoGradGuard noGrad;
+        for (auto& buffer : s.model->buffers()) {
+            s.communicator->broadcast(buffer);
+        }
+    }
+    SplitProbabilities test = s.probabilitiesOf(*s.testBatches, s.data.dataset.test.size());
+    std::optional<SplitProbabilities> validation;
+    if (s.validationBatches) {
+        validation = s.probabilitiesOf(*s.validationBatches, s.data.dataset.validation.size());
+    }
+    if (!s.primary()) {
+        return; // data-parallel: rank 0 decides and records
+    }
     metrics.evaluation = s.decide(test, s.config.decision.rule);
     if (s.config.decision.rule != DecisionRule::Argmax) {
         metrics.argmaxEvaluation = s.decide(test, DecisionRule::Argmax);
     }
-    if (s.validationBatches) {
-        SplitProbabilities validation = particleProbabilities(s.model, *s.validationBatches, s.autocast);
-        metrics.validationEvaluation = s.decide(validation, s.config.decision.rule);
+    if (validation) {
+        metrics.validationEvaluation = s.decide(*validation, s.config.decision.rule);
         if (last) {
-            s.finalValidation = std::move(validation);
+            s.finalValidation = std::move(*validation);
         }
     }
     if (last) {

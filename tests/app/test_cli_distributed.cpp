@@ -95,6 +95,10 @@ private slots:
         QCOMPARE(metricLines(run), 3);
         QVERIFY(QFileInfo(run + QStringLiteral("/report.json")).size() > 0);
         QVERIFY(QFileInfo(run + QStringLiteral("/checkpoint.pt")).size() > 0);
+        // The ranks divided the evaluation; the report still counts every test image once.
+        const QJsonObject evaluation =
+            QJsonDocument::fromJson(readFile(run + QStringLiteral("/report.json"))).object().value(QStringLiteral("evaluation")).toObject();
+        QCOMPARE(evaluation.value(QStringLiteral("images")).toInt(), 4 * 10);
         QCOMPARE(scratchLeft(), QStringList());
         QFile log(run + QStringLiteral("/log.txt"));
         QVERIFY(log.open(QIODevice::ReadOnly));
