@@ -23,29 +23,8 @@ kit="$(realpath -m "${1:-${JPEGKIT:-.jpegkit}}")"
 packages=(libjpeg62-turbo libjpeg62-turbo-dev)
 
 download() {
-  . /etc/os-release
-  if [ "${VERSION_CODENAME:-}" != bookworm ]; then
-    echo "jpegkit.sh: the kit is made from Debian 12 (bookworm); this machine is ${PRETTY_NAME:-unknown}" >&2
-    exit 2
-  fi
-  mkdir -p "$kit"
-  rm -f "$kit"/*.deb "$kit/MANIFEST"
-  (cd "$kit" && apt-get download "${packages[@]}") > /dev/null 2> "$kit/.download.log" || {
-    cat "$kit/.download.log" >&2
-    echo "jpegkit.sh: apt-get download failed (an 'apt-get update' may help)" >&2
-    exit 1
-  }
-  rm -f "$kit/.download.log"
-  {
-    echo "# Debian 12 libjpeg-turbo for cmake/build-headless.sh, made by tools/gpu/jpegkit.sh on $(date -u +%F)"
-    (cd "$kit" && sha256sum -- *.deb)
-  } > "$kit/MANIFEST"
-  local count
-  count=$(ls "$kit"/*.deb | wc -l)
-  if [ "$count" -ne "${#packages[@]}" ]; then
-    echo "jpegkit.sh: asked for ${#packages[@]} packages, got $count .deb files" >&2
-    exit 1
-  fi
+  . tools/gpu/debkit.sh
+  debkit_download "$kit" jpegkit.sh cmake/build-headless.sh "${packages[@]}"
   echo "$kit: $(cd "$kit" && ls *.deb | tr '\n' ' ')($(du -sb "$kit" | awk '{printf "%.1f MB", $1 / 1e6}'))"
 }
 
