@@ -26,8 +26,35 @@ if(NOT CLI11_FOUND)
   target_include_directories(CLI11::CLI11 INTERFACE "${LBD_CLI11_INCLUDE_DIR}")
 endif()
 
+# The image decoder (datasets/common/imagedecoder.h): OpenCV, else libjpeg-turbo (JPEG only; the
+# headless GPU build carries Debian's, see tools/gpu/jpegkit.sh), else none. LBD_IMAGE_DECODER
+# names the one chosen: opencv, libjpeg or none.
 if(LBD_WITH_OPENCV)
   find_package(OpenCV REQUIRED COMPONENTS core imgproc imgcodecs)
+  set(LBD_IMAGE_DECODER opencv)
+  message(STATUS "Image decoder: OpenCV ${OpenCV_VERSION} (every format)")
+else()
+  set(LBD_IMAGE_DECODER none)
+  if(LBD_WITH_LIBJPEG)
+    # -DJPEG_INCLUDE_DIR=... -DJPEG_LIBRARY=.../libjpeg.a pick a libjpeg outside the system.
+    find_package(JPEG)
+  endif()
+  if(JPEG_FOUND)
+    # jconfig.h sits in a multiarch folder on Debian and Ubuntu; taken next to the jpeglib.h found.
+    find_path(LBD_JPEG_CONFIG_DIR jconfig.h
+              HINTS "${JPEG_INCLUDE_DIR}/${CMAKE_LIBRARY_ARCHITECTURE}" "${JPEG_INCLUDE_DIR}" NO_CACHE)
+    set(LBD_IMAGE_DECODER libjpeg)
+    set(flavour "libjpeg ${JPEG_VERSION}")
+    if(LBD_JPEG_CONFIG_DIR)
+      file(STRINGS "${LBD_JPEG_CONFIG_DIR}/jconfig.h" turbo REGEX "^#define LIBJPEG_TURBO_VERSION ")
+      if(turbo MATCHES "LIBJPEG_TURBO_VERSION +([0-9.]+)")
+        set(flavour "libjpeg-turbo ${CMAKE_MATCH_1}")
+      endif()
+    endif()
+    message(STATUS "Image decoder: ${flavour} (JPEG only; ${JPEG_LIBRARIES}, headers in ${JPEG_INCLUDE_DIR})")
+  else()
+    message(STATUS "Image decoder: none (LBD_WITH_OPENCV=OFF and no libjpeg-turbo: image files cannot be decoded)")
+  endif()
 endif()
 
 if(LBD_BUILD_GUI OR LBD_BUILD_TESTS)

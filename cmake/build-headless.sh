@@ -27,6 +27,14 @@ if [ -z "$nccl" ]; then
   [ -n "$header" ] && nccl=$(dirname "$(dirname "$header")")
 fi
 if [ -n "$nccl" ]; then args+=("-DNCCL_ROOT=$nccl"); fi
+# JPEG decoding without OpenCV: Debian's libjpeg-turbo from the kit of tools/gpu/jpegkit.sh when it
+# came along ($JPEGKIT, default .jpegkit), extracted into a private prefix and linked statically.
+# Without it a libjpeg of the system is used where CMake finds one, else the build decodes no images.
+if [ -f "${JPEGKIT:-.jpegkit}/MANIFEST" ]; then
+  mapfile -t jpeg_args < <(tools/gpu/jpegkit.sh unpack "${JPEGKIT:-.jpegkit}")
+  [ "${#jpeg_args[@]}" -gt 0 ] || exit 2
+  args+=("${jpeg_args[@]}")
+fi
 if [ -n "${LBD_JSON_INCLUDE_DIR:-}" ]; then args+=("-DLBD_JSON_INCLUDE_DIR=$LBD_JSON_INCLUDE_DIR"); fi
 if [ -n "${LBD_CLI11_INCLUDE_DIR:-}" ]; then args+=("-DLBD_CLI11_INCLUDE_DIR=$LBD_CLI11_INCLUDE_DIR"); fi
 generator=()

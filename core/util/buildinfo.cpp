@@ -1,6 +1,7 @@
 #include "core/util/buildinfo.h"
 
 #include "core/compat/torchcompat.h"
+#include "datasets/common/imagedecoder.h"
 
 #ifdef LBD_HAVE_OPENCV
 #include <opencv2/core/version.hpp>
@@ -16,7 +17,7 @@ BuildInfo buildInfo()
 #ifdef LBD_HAVE_OPENCV
     info.openCvVersion = CV_VERSION;
 #else
-    info.openCvVersion = "not built with OpenCV";
+    info.openCvVersion = "not built with OpenCV; image decoder: " + imageDecoderName();
 #endif
     info.cudaAvailable = torch::cuda::is_available();
     if (info.cudaAvailable) {

@@ -8,7 +8,7 @@ namespace lbd {
 struct BuildInfo {
     std::string lbdVersion;
     std::string torchVersion;
-    std::string openCvVersion;          // "not built with OpenCV" when absent
+    std::string openCvVersion;          // "not built with OpenCV; image decoder: ..." when absent
     bool cudaAvailable = false;
     std::vector<std::string> cudaDevices; // "cuda:0 NVIDIA H100 80GB HBM3" ...
 };

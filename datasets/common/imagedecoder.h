@@ -1,8 +1,10 @@
 #pragma once
 // Image-file decoding: the only part of LBD Studio's engine that needs OpenCV, behind these few
-// functions. imagedecoder_opencv.cpp implements them; imagedecoder_fallback.cpp (a build with
-// LBD_WITH_OPENCV=OFF) throws InputError saying why, so such a build still trains on IDX, CIFAR and
-// synthetic data. No torch here: core/data/imagedecoder.h adds the tensor forms.
+// functions. imagedecoder_opencv.cpp implements them; a build with LBD_WITH_OPENCV=OFF uses
+// imagedecoder_libjpeg.cpp where libjpeg-turbo is found (JPEG only: the headless GPU build, which
+// has no OpenCV), else imagedecoder_fallback.cpp, which throws InputError saying why, so such a
+// build still trains on IDX, CIFAR and synthetic data. imagedecoder.cpp holds what they share.
+// No torch here: core/data/imagedecoder.h adds the tensor forms.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,7 +14,15 @@
 
 namespace lbd {
 
+// True where every format the readers list decodes (PNG, JPEG, BMP, TIFF, WebP, PNM: OpenCV).
 bool imageDecodingAvailable();
+
+// True where JPEG files decode: OpenCV, or libjpeg-turbo alone (which decodes and writes JPEG only).
+bool jpegDecodingAvailable();
+
+// The decoder this build has, for messages and `lbd --version`: "OpenCV 4.6.0",
+// "libjpeg-turbo 2.1.5 (JPEG only)" or "none".
+std::string imageDecoderName();
 
 // Decodes `path`, converts it to `format.channels` (1 = grey, 3 = RGB) and resizes it to
 // format.height x format.width, writing C*H*W bytes (channel-major) to `out`.
@@ -29,7 +39,8 @@ void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& labe
 void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out,
                       const ReadLimits& limits = {});
 
-// Writes C x H x W bytes (channel-major, `format`) as an image file (PNG/JPEG by extension).
+// Writes C x H x W bytes (channel-major, `format`) as an image file (PNG/JPEG by extension; JPEG
+// only where libjpeg-turbo decodes).
 void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format);
 
 } // namespace lbd

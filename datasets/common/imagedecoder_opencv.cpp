@@ -1,6 +1,7 @@
 #include "datasets/common/imagedecoder.h"
 
 #include "datasets/common/error.h"
+#include "datasets/common/imagedecoderchecks.h"
 #include "datasets/common/imageheader.h"
 
 #include <opencv2/core.hpp>
@@ -8,12 +9,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
-#include <exception>
-#include <filesystem>
-#include <mutex>
-#include <thread>
 
 namespace lbd {
 namespace {
@@ -71,14 +67,6 @@ void convertInto(const cv::Mat& decoded, const std::string& label, const ImageFo
     }
 }
 
-void checkFileSize(int64_t size, const std::string& label, const ReadLimits& limits)
-{
-    if (size > limits.maxImageFileBytes) {
-        throw InputError(label + ": image file of " + std::to_string(size) + " bytes is over the limit of "
-                         + std::to_string(limits.maxImageFileBytes) + " bytes (maxImageFileBytes)");
-    }
-}
-
 // Runs an OpenCV decode and the conversion, turning OpenCV's exceptions (its own size checks,
 // allocation failures, codec errors) into an InputError naming the file.
 template <typename Decode>
@@ -98,21 +86,19 @@ bool imageDecodingAvailable()
     return true;
 }
 
+bool jpegDecodingAvailable()
+{
+    return true;
+}
+
+std::string imageDecoderName()
+{
+    return std::string("OpenCV ") + CV_VERSION;
+}
+
 void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out, const ReadLimits& limits)
 {
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (!std::filesystem::exists(status)) {
-        throw InputError(path + ": image file not found");
-    }
-    if (!std::filesystem::is_regular_file(status)) {
-        throw InputError(path + ": not a regular file");
-    }
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec) {
-        throw InputError(path + ": cannot read file (" + ec.message() + ")");
-    }
-    checkFileSize(static_cast<int64_t>(size), path, limits);
+    checkImageFile(path, limits);
     const std::vector<uint8_t> head = readFileHead(path, static_cast<size_t>(kImageHeaderBytes));
     checkImageHeader(head.data(), head.size(), path, limits);
     decodeChecked(path, format, out, [&] { return cv::imread(path, cv::IMREAD_UNCHANGED); });
@@ -124,47 +110,12 @@ void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& labe
     if (bytes.empty()) {
         throw InputError(label + ": empty file");
     }
-    checkFileSize(static_cast<int64_t>(bytes.size()), label, limits);
+    checkImageFileSize(static_cast<int64_t>(bytes.size()), label, limits);
     checkImageHeader(bytes.data(), std::min(bytes.size(), static_cast<size_t>(kImageHeaderBytes)), label, limits);
     decodeChecked(label, format, out, [&] {
         const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<uint8_t*>(bytes.data()));
         return cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
     });
-}
-
-void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out,
-                      const ReadLimits& limits)
-{
-    const auto count = static_cast<int64_t>(paths.size());
-    const int64_t imageBytes = format.bytesPerImage();
-    std::atomic<int64_t> next{0};
-    std::atomic<bool> failed{false};
-    std::exception_ptr firstError;
-    std::mutex errorMutex;
-    const auto work = [&] {
-        for (int64_t i = next++; i < count && !failed; i = next++) {
-            try {
-                decodeImageFile(paths[static_cast<size_t>(i)], format, out + i * imageBytes, limits);
-            } catch (...) {
-                std::lock_guard<std::mutex> lock(errorMutex);
-                if (!failed.exchange(true)) {
-                    firstError = std::current_exception();
-                }
-            }
-        }
-    };
-    std::vector<std::thread> pool;
-    const int workers = std::max(1, std::min<int>(threads, static_cast<int>(count)));
-    for (int t = 1; t < workers; ++t) {
-        pool.emplace_back(work);
-    }
-    work();
-    for (auto& thread : pool) {
-        thread.join();
-    }
-    if (firstError) {
-        std::rethrow_exception(firstError);
-    }
 }
 
 void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format)

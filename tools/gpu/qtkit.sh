@@ -10,13 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 kit="${1:-.qtkit}"
 
-. /etc/os-release
-if [ "${VERSION_CODENAME:-}" != bookworm ]; then
-  # Another release's Qt has other sonames and dependencies: the list below is Debian 12's.
-  echo "qtkit.sh: this list is Debian 12's (bookworm); this machine is ${PRETTY_NAME:-unknown}" >&2
-  exit 2
-fi
-
 # What the GUI links (ui/CMakeLists.txt, cmake/LbdDependencies.cmake: Core Gui Widgets Test Charts
 # Concurrent PrintSupport, Svg when present, QCustomPlotQt6) and what those libraries load.
 qt_runtime=(
@@ -49,24 +42,7 @@ runtime_deps=(
 fonts=(fonts-dejavu-core)
 
 packages=("${qt_runtime[@]}" "${qt_dev[@]}" "${runtime_deps[@]}" "${fonts[@]}")
-mkdir -p "$kit"
-# Start from an empty kit: a .deb left from an earlier list or version must not travel.
-rm -f "$kit"/*.deb "$kit/MANIFEST"
-# apt-get download runs as the _apt user when it can; it must be able to write the kit folder.
-(cd "$kit" && apt-get download "${packages[@]}") > /dev/null 2> "$kit/.download.log" || {
-  cat "$kit/.download.log" >&2
-  echo "qtkit.sh: apt-get download failed (an 'apt-get update' may help)" >&2
-  exit 1
-}
-rm -f "$kit/.download.log"
-
-{
-  echo "# Debian 12 packages for tools/gpu/gui.sh, made by tools/gpu/qtkit.sh on $(date -u +%F)"
-  (cd "$kit" && sha256sum -- *.deb)
-} > "$kit/MANIFEST"
-count=$(ls "$kit"/*.deb | wc -l)
-if [ "$count" -ne "${#packages[@]}" ]; then
-  echo "qtkit.sh: asked for ${#packages[@]} packages, got $count .deb files" >&2
-  exit 1
-fi
+. tools/gpu/debkit.sh
+debkit_download "$kit" qtkit.sh tools/gpu/gui.sh "${packages[@]}"
+count=${#packages[@]}
 echo "$kit: $count packages, $(du -sb "$kit" | awk '{printf "%.1f MB", $1 / 1e6}')"

@@ -1,0 +1,78 @@
+// The parts of image decoding that do not depend on the decoder behind datasets/common/imagedecoder.h:
+// the checks before decoding and decoding many files on worker threads.
+#include "datasets/common/imagedecoder.h"
+#include "datasets/common/imagedecoderchecks.h"
+
+#include "datasets/common/error.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+namespace lbd {
+
+void checkImageFileSize(int64_t size, const std::string& label, const ReadLimits& limits)
+{
+    if (size > limits.maxImageFileBytes) {
+        throw InputError(label + ": image file of " + std::to_string(size) + " bytes is over the limit of "
+                         + std::to_string(limits.maxImageFileBytes) + " bytes (maxImageFileBytes)");
+    }
+}
+
+int64_t checkImageFile(const std::string& path, const ReadLimits& limits)
+{
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!std::filesystem::exists(status)) {
+        throw InputError(path + ": image file not found");
+    }
+    if (!std::filesystem::is_regular_file(status)) {
+        throw InputError(path + ": not a regular file");
+    }
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) {
+        throw InputError(path + ": cannot read file (" + ec.message() + ")");
+    }
+    checkImageFileSize(static_cast<int64_t>(size), path, limits);
+    return static_cast<int64_t>(size);
+}
+
+void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out,
+                      const ReadLimits& limits)
+{
+    const auto count = static_cast<int64_t>(paths.size());
+    const int64_t imageBytes = format.bytesPerImage();
+    std::atomic<int64_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr firstError;
+    std::mutex errorMutex;
+    const auto work = [&] {
+        for (int64_t i = next++; i < count && !failed; i = next++) {
+            try {
+                decodeImageFile(paths[static_cast<size_t>(i)], format, out + i * imageBytes, limits);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(errorMutex);
+                if (!failed.exchange(true)) {
+                    firstError = std::current_exception();
+                }
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    const int workers = std::max(1, std::min<int>(threads, static_cast<int>(count)));
+    for (int t = 1; t < workers; ++t) {
+        pool.emplace_back(work);
+    }
+    work();
+    for (auto& thread : pool) {
+        thread.join();
+    }
+    if (firstError) {
+        std::rethrow_exception(firstError);
+    }
+}
+
+} // namespace lbd

@@ -1,0 +1,381 @@
+// Image decoding with libjpeg-turbo, for builds without OpenCV (the headless GPU build): JPEG only.
+// It decodes at the smallest DCT scale (1/8, 1/4, 1/2) that still covers the requested size, lets
+// libjpeg convert to RGB or grey, and resizes in plain C++ (datasets/common/imageresize.h), as the
+// OpenCV decoder does with cv::resize. libjpeg reports errors through a callback that must not
+// return: it longjmps back to the step that started it (JpegReader / JpegWriter below), whose
+// frames hold nothing with a destructor; everything that does is owned by their callers.
+#include "datasets/common/imagedecoder.h"
+
+#include "datasets/common/error.h"
+#include "datasets/common/imagedecoderchecks.h"
+#include "datasets/common/imageheader.h"
+#include "datasets/common/imageresize.h"
+
+#include <algorithm>
+#include <cctype>
+#include <csetjmp>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+namespace lbd {
+namespace {
+
+#define LBD_JPEG_STRING2(x) #x
+#define LBD_JPEG_STRING(x) LBD_JPEG_STRING2(x)
+
+// libjpeg's error manager, extended with where to jump and the message of the error.
+struct JpegErrors {
+    jpeg_error_mgr manager{};
+    std::jmp_buf jump{};
+    char message[JMSG_LENGTH_MAX] = {};
+};
+
+[[noreturn]] void jumpOnError(j_common_ptr info)
+{
+    auto* errors = reinterpret_cast<JpegErrors*>(info->err);
+    info->err->format_message(info, errors->message);
+    std::longjmp(errors->jump, 1);
+}
+
+// Warnings: data that ends early is an error (libjpeg would fill the rest of the image with grey);
+// the others (extraneous bytes before a marker, ...) are ignored, as OpenCV's decoder ignores them.
+void onMessage(j_common_ptr info, int level)
+{
+    if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) {
+        jumpOnError(info);
+    }
+}
+
+// One JPEG in memory being decoded; each step returns false on a libjpeg error (message()).
+class JpegReader {
+public:
+    explicit JpegReader(const std::vector<uint8_t>& bytes) : m_bytes(bytes)
+    {
+        m_info.err = jpeg_std_error(&m_errors.manager);
+        m_errors.manager.error_exit = jumpOnError;
+        m_errors.manager.emit_message = onMessage;
+    }
+    ~JpegReader()
+    {
+        if (m_created) {
+            jpeg_destroy_decompress(&m_info);
+        }
+    }
+    JpegReader(const JpegReader&) = delete;
+    JpegReader& operator=(const JpegReader&) = delete;
+
+    bool readHeader()
+    {
+        if (setjmp(m_errors.jump)) {
+            return false;
+        }
+        m_created = true;
+        jpeg_create_decompress(&m_info);
+        jpeg_mem_src(&m_info, const_cast<unsigned char*>(m_bytes.data()), static_cast<unsigned long>(m_bytes.size()));
+        jpeg_read_header(&m_info, TRUE);
+        return true;
+    }
+
+    // Sets the output colour space and the DCT scale 1/denominator, and starts decoding: the output
+    // size and components are known after it.
+    bool start(J_COLOR_SPACE output, unsigned denominator)
+    {
+        if (setjmp(m_errors.jump)) {
+            return false;
+        }
+        m_info.out_color_space = output;
+        m_info.scale_num = 1;
+        m_info.scale_denom = denominator;
+        m_info.dct_method = JDCT_ISLOW;
+        jpeg_start_decompress(&m_info);
+        return true;
+    }
+
+    // Decodes every row into `pixels` (output_height x output_width x output_components bytes).
+    bool readRows(uint8_t* pixels)
+    {
+        if (setjmp(m_errors.jump)) {
+            return false;
+        }
+        const size_t stride = static_cast<size_t>(m_info.output_width) * m_info.output_components;
+        while (m_info.output_scanline < m_info.output_height) {
+            JSAMPROW row = pixels + m_info.output_scanline * stride;
+            jpeg_read_scanlines(&m_info, &row, 1);
+        }
+        jpeg_finish_decompress(&m_info);
+        return true;
+    }
+
+    const jpeg_decompress_struct& info() const { return m_info; }
+    const char* message() const { return m_errors.message; }
+
+private:
+    const std::vector<uint8_t>& m_bytes;
+    JpegErrors m_errors;
+    jpeg_decompress_struct m_info{};
+    bool m_created = false;
+};
+
+// Adobe's CMYK JPEGs (the only kind in practice) store the inks inverted: red = C * K / 255.
+std::vector<uint8_t> cmykToRgbOrGrey(const std::vector<uint8_t>& cmyk, size_t pixels, int channels)
+{
+    std::vector<uint8_t> converted(pixels * static_cast<size_t>(channels));
+    for (size_t i = 0; i < pixels; ++i) {
+        const uint8_t* p = cmyk.data() + 4 * i;
+        const int k = p[3];
+        const int red = (p[0] * k + 127) / 255;
+        const int green = (p[1] * k + 127) / 255;
+        const int blue = (p[2] * k + 127) / 255;
+        if (channels == 3) {
+            converted[3 * i] = static_cast<uint8_t>(red);
+            converted[3 * i + 1] = static_cast<uint8_t>(green);
+            converted[3 * i + 2] = static_cast<uint8_t>(blue);
+        } else {
+            converted[i] = static_cast<uint8_t>((299 * red + 587 * green + 114 * blue + 500) / 1000);
+        }
+    }
+    return converted;
+}
+
+[[noreturn]] void notJpeg(const std::string& label, const std::string& what)
+{
+    throw InputError(label + ": " + what + "; this build of LBD Studio decodes JPEG only (libjpeg-turbo, built without OpenCV)");
+}
+
+// The checks made before decoding: size on disk, the format and the pixel count its header claims.
+void checkBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, const ReadLimits& limits)
+{
+    if (bytes.empty()) {
+        throw InputError(label + ": empty file");
+    }
+    checkImageFileSize(static_cast<int64_t>(bytes.size()), label, limits);
+    const size_t headSize = std::min(bytes.size(), static_cast<size_t>(kImageHeaderBytes));
+    const auto header = parseImageHeader(bytes.data(), headSize);
+    if (header && header->format != "JPEG") {
+        notJpeg(label, "a " + header->format + " image");
+    }
+    if (!header) {
+        notJpeg(label, "not a JPEG file");
+    }
+    checkImageHeader(bytes.data(), headSize, label, limits);
+    if (format.channels != 1 && format.channels != 3) {
+        throw InputError(label + ": " + std::to_string(format.channels) + " channels requested (use 1 or 3)");
+    }
+    if (format.height < 1 || format.width < 1) {
+        throw InputError(label + ": cannot resize to " + std::to_string(format.height) + " x " + std::to_string(format.width));
+    }
+}
+
+// What libjpeg should give for `channels`: grey and colour conversions it does itself; CMYK is
+// converted here (libjpeg has no CMYK -> RGB).
+J_COLOR_SPACE outputSpace(J_COLOR_SPACE stored, int64_t channels, const std::string& label)
+{
+    switch (stored) {
+    case JCS_GRAYSCALE:
+        return JCS_GRAYSCALE;
+    case JCS_YCbCr:
+    case JCS_RGB:
+        return channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+    case JCS_CMYK:
+    case JCS_YCCK:
+        return JCS_CMYK;
+    default:
+        throw InputError(label + ": JPEG in an unsupported colour space (" + std::to_string(int(stored)) + ")");
+    }
+}
+
+// The largest DCT down-scaling (1/8, 1/4, 1/2) whose output still covers the target in both axes.
+unsigned dctDenominator(unsigned width, unsigned height, const ImageFormat& format)
+{
+    for (const unsigned denominator : {8u, 4u, 2u}) {
+        if (int64_t((width + denominator - 1) / denominator) >= format.width
+            && int64_t((height + denominator - 1) / denominator) >= format.height) {
+            return denominator;
+        }
+    }
+    return 1;
+}
+
+void decodeJpeg(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out,
+                const ReadLimits& limits)
+{
+    checkBytes(bytes, label, format, limits);
+    JpegReader reader(bytes);
+    const auto failed = [&] { return InputError(label + ": cannot decode JPEG (libjpeg: " + reader.message() + ")"); };
+    if (!reader.readHeader()) {
+        throw failed();
+    }
+    const auto& info = reader.info();
+    // The header's size again, as libjpeg read it: its frame header may lie past the bytes checked above.
+    if (int64_t(info.image_height) > limits.maxImagePixels / std::max<int64_t>(1, info.image_width)) {
+        throw InputError(label + ": JPEG image of " + std::to_string(info.image_width) + " x " + std::to_string(info.image_height)
+                         + " pixels is over the limit of " + std::to_string(limits.maxImagePixels) + " pixels (maxImagePixels)");
+    }
+    const J_COLOR_SPACE output = outputSpace(info.jpeg_color_space, format.channels, label);
+    if (!reader.start(output, dctDenominator(info.image_width, info.image_height, format))) {
+        throw failed();
+    }
+    const size_t pixels = static_cast<size_t>(info.output_width) * info.output_height;
+    std::vector<uint8_t> decoded(pixels * static_cast<size_t>(info.output_components));
+    if (!reader.readRows(decoded.data())) {
+        throw failed();
+    }
+    int components = info.output_components;
+    if (output == JCS_CMYK) {
+        decoded = cmykToRgbOrGrey(decoded, pixels, static_cast<int>(format.channels));
+        components = static_cast<int>(format.channels);
+    }
+    const int height = static_cast<int>(format.height);
+    const int width = static_cast<int>(format.width);
+    // The picture spans image / denominator output pixels; the last row and column may be partial.
+    const double denominator = static_cast<double>(info.scale_denom) / info.scale_num;
+    resizeToPlanes(decoded.data(), static_cast<int>(info.output_height), static_cast<int>(info.output_width), components,
+                   info.image_height / denominator, info.image_width / denominator, height, width, out);
+    if (components == 1 && format.channels == 3) {
+        const size_t plane = static_cast<size_t>(height) * width;
+        std::memcpy(out + plane, out, plane);
+        std::memcpy(out + 2 * plane, out, plane);
+    }
+}
+
+std::vector<uint8_t> readWholeFile(const std::string& path, int64_t size)
+{
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    std::ifstream in(path, std::ios::binary);
+    if (!in || !in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) {
+        throw InputError(path + ": cannot read file");
+    }
+    return bytes;
+}
+
+// One JPEG being encoded into memory (libjpeg allocates the buffer with malloc).
+class JpegWriter {
+public:
+    JpegWriter()
+    {
+        m_info.err = jpeg_std_error(&m_errors.manager);
+        m_errors.manager.error_exit = jumpOnError;
+    }
+    ~JpegWriter()
+    {
+        if (m_created) {
+            jpeg_destroy_compress(&m_info);
+        }
+        std::free(m_buffer);
+    }
+    JpegWriter(const JpegWriter&) = delete;
+    JpegWriter& operator=(const JpegWriter&) = delete;
+
+    // `rows`: height x width x channels bytes, interleaved.
+    bool encode(const uint8_t* rows, int height, int width, int channels, int quality)
+    {
+        if (setjmp(m_errors.jump)) {
+            return false;
+        }
+        m_created = true;
+        jpeg_create_compress(&m_info);
+        jpeg_mem_dest(&m_info, &m_buffer, &m_size);
+        m_info.image_width = static_cast<JDIMENSION>(width);
+        m_info.image_height = static_cast<JDIMENSION>(height);
+        m_info.input_components = channels;
+        m_info.in_color_space = channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
+        jpeg_set_defaults(&m_info);
+        jpeg_set_quality(&m_info, quality, TRUE);
+        jpeg_start_compress(&m_info, TRUE);
+        while (m_info.next_scanline < m_info.image_height) {
+            JSAMPROW row = const_cast<uint8_t*>(rows) + static_cast<size_t>(m_info.next_scanline) * width * channels;
+            jpeg_write_scanlines(&m_info, &row, 1);
+        }
+        jpeg_finish_compress(&m_info);
+        return true;
+    }
+
+    const uint8_t* data() const { return m_buffer; }
+    size_t size() const { return m_size; }
+    const char* message() const { return m_errors.message; }
+
+private:
+    JpegErrors m_errors;
+    jpeg_compress_struct m_info{};
+    unsigned char* m_buffer = nullptr;
+    unsigned long m_size = 0;
+    bool m_created = false;
+};
+
+bool hasJpegExtension(const std::string& path)
+{
+    const auto dot = path.find_last_of('.');
+    std::string extension = dot == std::string::npos ? std::string() : path.substr(dot);
+    std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+    return extension == ".jpg" || extension == ".jpeg";
+}
+
+} // namespace
+
+bool imageDecodingAvailable()
+{
+    return false; // not every format: JPEG only
+}
+
+bool jpegDecodingAvailable()
+{
+    return true;
+}
+
+std::string imageDecoderName()
+{
+#ifdef LIBJPEG_TURBO_VERSION
+    return "libjpeg-turbo " LBD_JPEG_STRING(LIBJPEG_TURBO_VERSION) " (JPEG only)";
+#else
+    return "libjpeg " LBD_JPEG_STRING(JPEG_LIB_VERSION) " (JPEG only)";
+#endif
+}
+
+void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out, const ReadLimits& limits)
+{
+    const int64_t size = checkImageFile(path, limits);
+    decodeJpeg(readWholeFile(path, size), path, format, out, limits);
+}
+
+void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out,
+                      const ReadLimits& limits)
+{
+    decodeJpeg(bytes, label, format, out, limits);
+}
+
+void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format)
+{
+    const int channels = static_cast<int>(format.channels);
+    const int height = static_cast<int>(format.height);
+    const int width = static_cast<int>(format.width);
+    if (!hasJpegExtension(path)) {
+        throw InputError(path + ": this build of LBD Studio writes JPEG only (libjpeg-turbo, built without OpenCV): "
+                                "name the file .jpg or .jpeg");
+    }
+    if (channels != 1 && channels != 3) {
+        throw InputError(path + ": cannot write an image of " + std::to_string(channels) + " channels (use 1 or 3)");
+    }
+    // CHW planes -> HWC interleaved rows. Quality 95, as OpenCV's imwrite.
+    std::vector<uint8_t> rows(static_cast<size_t>(channels) * height * width);
+    const size_t plane = static_cast<size_t>(height) * width;
+    for (size_t i = 0; i < plane; ++i) {
+        for (int c = 0; c < channels; ++c) {
+            rows[i * channels + c] = pixels[c * plane + i];
+        }
+    }
+    JpegWriter writer;
+    if (!writer.encode(rows.data(), height, width, channels, 95)) {
+        throw InputError(path + ": cannot write image (libjpeg: " + writer.message() + ")");
+    }
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    if (!file || !file.write(reinterpret_cast<const char*>(writer.data()), static_cast<std::streamsize>(writer.size()))) {
+        throw InputError(path + ": cannot write image");
+    }
+}
+
+} // namespace lbd
