@@ -27,6 +27,7 @@ Command addExportCommand(CLI::App& lbd);
 Command addBenchCommand(CLI::App& lbd);
 Command addStudyCommand(CLI::App& lbd);
 Command addCompletionCommand(CLI::App& lbd);
+Command addMakeListDataCommand(CLI::App& lbd);
 
 // An option whose value must be one of `words`: checked by CLI11 and offered by the completion.
 CLI::Option* choices(CLI::Option* option, const std::vector<std::string>& words);

@@ -85,6 +85,44 @@ private slots:
         QVERIFY2(accuracy >= 0 && accuracy <= 1, qPrintable(QString::number(accuracy)));
         QCOMPARE(QString::fromUtf8(readFile(run + QStringLiteral("/metrics.jsonl"))).count(QLatin1Char('\n')), 2); // 2 epochs
     }
+
+    // `lbd make-list-data`: the long-tailed counts asked for, lists `lbd data` reads, and nothing
+    // written over an existing folder.
+    void makeListDataWritesALongTailedListDataSet()
+    {
+        const QString root = path(QStringLiteral("made"));
+        const QStringList make = {QStringLiteral("make-list-data"), root, QStringLiteral("--classes"), QStringLiteral("4"),
+                                  QStringLiteral("--max-per-class"), QStringLiteral("8"), QStringLiteral("--ratio"),
+                                  QStringLiteral("8"), QStringLiteral("--test-per-class"), QStringLiteral("3"),
+                                  QStringLiteral("--width"), QStringLiteral("40"), QStringLiteral("--height"),
+                                  QStringLiteral("30"), QStringLiteral("--threads"), QStringLiteral("2")};
+        const Result made = runLbd(make, 120000);
+        EXPECT_EXIT(made, make, 0);
+        // 8 x 8^(-c/3) for c = 0..3: 8, 4, 2, 1.
+        EXPECT_MENTIONS(made.out, QStringLiteral("wrote 15 training and 12 test images of 4 classes"), made, make);
+        const QStringList trainLines = QString::fromUtf8(readFile(root + QStringLiteral("/ImageNet_LT_train.txt"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(trainLines.size(), 15);
+        QCOMPARE(trainLines.filter(QRegularExpression(QStringLiteral(" 3$"))).size(), 1);
+        QImage first(root + QLatin1Char('/') + trainLines.first().section(QLatin1Char(' '), 0, 0));
+        QCOMPARE(first.size(), QSize(40, 30));
+        const QStringList data = {QStringLiteral("data"), QStringLiteral("--dataset"), QStringLiteral("list"),
+                                  QStringLiteral("--data-dir"), root, QStringLiteral("--train-list"),
+                                  QStringLiteral("ImageNet_LT_train.txt"), QStringLiteral("--test-list"),
+                                  QStringLiteral("ImageNet_LT_test.txt"), QStringLiteral("--imbalance-ratio"),
+                                  QStringLiteral("1"), QStringLiteral("--json")};
+        const Result read = runLbd(data, 120000);
+        EXPECT_EXIT(read, data, 0);
+        const QJsonArray classes = QJsonDocument::fromJson(read.out.toUtf8()).object().value(QStringLiteral("classes")).toArray();
+        QCOMPARE(classes.size(), 4);
+        const int expected[] = {8, 4, 2, 1};
+        for (int c = 0; c < 4; ++c) {
+            QCOMPARE(classes.at(c).toObject().value(QStringLiteral("train")).toInt(), expected[c]);
+            QCOMPARE(classes.at(c).toObject().value(QStringLiteral("test")).toInt(), 3);
+        }
+        const Result again = runLbd(make, 60000);
+        EXPECT_EXIT(again, make, 2);
+        EXPECT_MENTIONS(again.err, QStringLiteral("not an empty folder"), again, make);
+    }
 };
 
 QTEST_MAIN(TestCliImageNetPath) // QImage writes the JPEG files
