@@ -15,6 +15,7 @@
 #include "ui/app/userguide.h"
 #include "ui/app/windowcommands.h"
 #include "ui/panels/durationestimate.h"
+#include "ui/training/devicetext.h"
 #include "ui/training/runfollower.h"
 #include "ui/widgets/memorylabel.h"
 #include "ui/pages/calibrationpage.h"
@@ -53,17 +54,6 @@
 #include <QToolBar>
 
 namespace lbd::ui {
-namespace {
-
-QString deviceText(const std::string& device)
-{
-    if (device == "cpu") {
-        return QObject::tr("CPU");
-    }
-    return QString::fromStdString(device);
-}
-
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -176,10 +166,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         }
     });
     connect(&m_controller, &TrainingController::epochFinished, this, [this](const lbd::EpochMetrics& metrics) {
-        DurationEstimator::recordSpeed(m_runConfig, metrics.imagesPerSecond); // the next estimate's basis
+        if (m_controller.ranks() == 1) { // one device's speed: the next estimate's basis
+            DurationEstimator::recordSpeed(m_runConfig, metrics.imagesPerSecond);
+        }
         onEpoch(metrics);
     });
     connect(&m_controller, &TrainingController::message, m_trainingPage, &TrainingPage::appendMessage);
+    connect(&m_controller, &TrainingController::logLine, m_trainingPage, &TrainingPage::appendLogLine);
     connect(&m_controller, &TrainingController::finished, this, &MainWindow::onFinished);
     connect(&m_controller, &TrainingController::failed, this, &MainWindow::onFailed);
     connect(m_panel, &ExperimentPanel::configChanged, this, [this] {
@@ -314,7 +307,7 @@ void MainWindow::updateActions()
     const bool idle = state == TrainingController::State::Idle;
     m_startAction->setEnabled(idle);
     m_openAction->setEnabled(idle);
-    m_pauseAction->setEnabled(state == TrainingController::State::Running || state == TrainingController::State::Paused);
+    m_pauseAction->setEnabled(m_controller.canPause() && state != TrainingController::State::Stopping);
     m_pauseAction->setText(state == TrainingController::State::Paused ? tr("&Resume") : tr("&Pause"));
     m_pauseAction->setIcon(style()->standardIcon(state == TrainingController::State::Paused ? QStyle::SP_MediaPlay
                                                                                             : QStyle::SP_MediaPause));
