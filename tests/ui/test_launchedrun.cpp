@@ -1,14 +1,20 @@
-// Data-parallel training from the GUI (issue 15, part 2): such a run is `lbd train` in child
-// processes (one rank per GPU; --processes N on the CPU, which is what this machine can test),
-// followed live through its run folder. Stop reaches every rank through the launcher (exit 130: stopped, checkpoint kept);
+// Data-parallel training from the GUI (issue 15, part 2): the device choice offers "All N GPUs"
+// when several CUDA devices are visible; such a run is `lbd train` in child processes (one rank per
+// GPU; --processes N on the CPU, which is what this machine can test), followed live through its
+// run folder. Stop reaches every rank through the launcher (exit 130: stopped, checkpoint kept);
 // the window's images/s is the whole run's, every rank's images.
 #include "tests/ui/uitestsupport.h"
 #include "ui/app/mainwindow.h"
 #include "ui/pages/trainingpage.h"
 #include "ui/panels/experimentpanel.h"
+#include "ui/panels/runsection.h"
 #include "ui/training/launchedrun.h"
+#include "ui/training/visiblegpus.h"
 #include "ui/widgets/progresspanel.h"
+#include "core/util/buildinfo.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -80,6 +86,66 @@ private slots:
         qputenv("LBD_DIST_TIMEOUT", "60"); // a rank left alone ends instead of hanging the test
         QVERIFY(QDir().mkpath(m_dir.filePath(QStringLiteral("tmp"))));
         qputenv("TMPDIR", m_dir.filePath(QStringLiteral("tmp")).toUtf8()); // the ranks' scratch folders
+    }
+
+    void cleanup() { setVisibleGpusForTesting(std::nullopt); }
+
+    void deviceChoiceOffersAllGpusWhenSeveralAreVisible()
+    {
+        setVisibleGpusForTesting(QStringList{QStringLiteral("cuda:0 Test GPU"), QStringLiteral("cuda:1 Test GPU")});
+        RunSection two;
+        auto* device = two.findChild<QComboBox*>(QStringLiteral("device"));
+        QVERIFY(device);
+        const int all = device->findText(QStringLiteral("All 2 GPUs (data-parallel)"));
+        QVERIFY(all >= 0);
+        QCOMPARE(device->count(), 4); // CPU, cuda:0, cuda:1, all
+        const QString tip = device->itemData(all, Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("one process per GPU")) && tip.contains(QStringLiteral("sync_bn"))
+                     && tip.contains(QStringLiteral("no Pause")),
+                 qPrintable(tip));
+        QCOMPARE(two.dataParallelRanks(), 1);
+        device->setCurrentIndex(all);
+        QCOMPARE(two.dataParallelRanks(), 2);
+        QVERIFY(!two.findChild<QCheckBox*>(QStringLiteral("cudaGraph"))->isEnabled());
+        lbd::TrainConfig config;
+        two.apply(config);
+        QCOMPARE(config.train.device, std::string("cuda"));
+
+        setVisibleGpusForTesting(QStringList{QStringLiteral("cuda:0 Test GPU")});
+        RunSection one;
+        auto* single = one.findChild<QComboBox*>(QStringLiteral("device"));
+        QCOMPARE(single->count(), 2);
+        QCOMPARE(single->findText(QStringLiteral("All"), Qt::MatchStartsWith), -1);
+        QCOMPARE(one.dataParallelRanks(), 1);
+    }
+
+    // The panel's choice and Start reach the launcher: `lbd train --gpus 2`, which this machine
+    // (no GPU) refuses; the failure names the launcher and the end of its stderr.
+    void allGpusAndStartLaunchLbdTrainWithGpus()
+    {
+        if (lbd::buildInfo().cudaDevices.size() >= 2) {
+            QSKIP("two GPUs are visible: `lbd train --gpus 2` would train (the CPU tests below cover the launch)");
+        }
+        setVisibleGpusForTesting(QStringList{QStringLiteral("cuda:0 Test GPU"), QStringLiteral("cuda:1 Test GPU")});
+        MainWindow window;
+        QStringList reported;
+        window.setErrorReporter([&reported](const QString&, const QString& message) { reported << message; });
+        window.experimentPanel()->setConfig(test::tinyConfig(2));
+        auto* device = window.experimentPanel()->findChild<QComboBox*>(QStringLiteral("device"));
+        device->setCurrentIndex(device->findText(QStringLiteral("All 2 GPUs (data-parallel)")));
+        QCOMPARE(window.experimentPanel()->dataParallelRanks(), 2);
+        auto* deviceLabel = window.findChild<QLabel*>(QStringLiteral("deviceLabel"));
+        QCOMPARE(deviceLabel->text(), QStringLiteral("Device: 2 GPUs (data-parallel)"));
+        QSignalSpy failed(&window, &MainWindow::runFailed);
+        QVERIFY(window.startTraining());
+        QCOMPARE(window.controller()->ranks(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 60000);
+        const QString error = failed.first().first().toString();
+        QVERIFY2(error.contains(QStringLiteral("lbd train --gpus 2 failed with exit status 2"))
+                     && error.contains(QStringLiteral("CUDA device(s) visible")),
+                 qPrintable(error));
+        QCOMPARE(reported, QStringList{error});
+        QCOMPARE(window.controller()->state(), TrainingController::State::Idle);
     }
 
     // Two CPU processes train the run; the pages fill epoch by epoch while it runs; Stop ends

@@ -179,7 +179,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         m_utility->setClassNames(m_panel->classNames()); // keeps the matrix unless the classes changed
         updateActions();
         if (!m_controller.isActive()) {
-            m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device)));
+            m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device, m_panel->dataParallelRanks())));
         }
     });
 
@@ -193,7 +193,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     fitToScreen(this); // a geometry saved on a larger screen must not push the status bar off this one
     setAcceptDrops(true);
     updateActions();
-    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device)));
+    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device, m_panel->dataParallelRanks())));
 }
 
 MainWindow::~MainWindow() = default;
@@ -349,10 +349,10 @@ bool MainWindow::startTraining()
     }
     m_lastError.clear();
     m_runFolderLabel->setText(tr("Run folder: %1").arg(runDirectory));
-    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(config.train.device)));
+    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(config.train.device, m_panel->dataParallelRanks())));
     m_progress->reset(tr("Starting"));
     m_pages->setCurrentWidget(m_trainingPage);
-    return m_controller.start(config, runDirectory);
+    return m_controller.start(config, runDirectory, false, m_panel->dataParallelRanks());
 }
 
 void MainWindow::pauseOrResume()
