@@ -370,7 +370,9 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
             return false;
         }
         s.step->run(batch.images, batch.labels);
-        images += batch.labels.size(0);
+        // Data-parallel: every rank's share of the batch, each global batch whole (drop-last), so
+        // that rank 0's progress (the launcher's progress bar) gives the run's images/s and ETA.
+        images += s.communicator ? s.config.train.batchSize : batch.labels.size(0);
         const auto now = Clock::now();
         // Reading the loss waits for the GPU: do it a few times a second, not every batch.
         if (std::chrono::duration<double>(now - lastReport).count() < 0.25 && batch.index + 1 != batchesPerEpoch) {

@@ -7,8 +7,11 @@
 #include "core/lbd/objective.h"
 #include "core/model/modelfactory.h"
 #include "core/train/flatsgd.h"
+#include "core/train/trainer.h"
 #include "core/train/trainstep.h"
+#include "tests/support/tinyconfig.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <future>
@@ -273,6 +276,41 @@ private slots:
                 QVERIFY2(difference < 1e-5, qPrintable(QString("running statistic %1 differs by %2").arg(i).arg(difference)));
             }
         }
+    }
+
+    // Rank 0's batch progress (the launcher's progress bar) counts every rank's images: at the last
+    // batch of the last epoch the images left (ETA x images/s) are less than one global batch, not
+    // the other ranks' half of the epoch; and its images/s is the epoch's (every rank's) rate.
+    void rankZerosProgressCountsEveryRanksImages()
+    {
+        lbd::TrainConfig config = test::tinyConfig(2);
+        config.train.threads = 1;
+        config.train.batchSize = 16;
+        config.data.synthetic.trainPerClass = 80;
+        QTemporaryDir folders;
+        const int port = freeLocalPort();
+        BatchProgress lastBatch;
+        EpochMetrics lastEpoch;
+        runTwoRanks([&](int r) {
+            TrainingCallbacks callbacks;
+            if (r == 0) {
+                callbacks.onBatch = [&](const BatchProgress& progress) { lastBatch = progress; };
+                callbacks.onEpoch = [&](const EpochMetrics& metrics) { lastEpoch = metrics; };
+            }
+            Trainer trainer(config, folders.filePath(QStringLiteral("rank%1").arg(r)).toStdString());
+            trainer.setDistributed(rankOf(r, port));
+            trainer.run(callbacks);
+        });
+        QCOMPARE(lastEpoch.epoch, 2);
+        QCOMPARE(lastBatch.epoch, 2);
+        QCOMPARE(lastBatch.batch, lastBatch.batches);
+        QVERIFY(lastBatch.batches >= 4);
+        const double imagesLeft = lastBatch.etaSeconds * lastBatch.imagesPerSecond;
+        QVERIFY2(imagesLeft < double(config.train.batchSize) - 0.5, qPrintable(QString::number(imagesLeft)));
+        const double epochImages = lastEpoch.imagesPerSecond * lastEpoch.epochSeconds;
+        QCOMPARE(qRound64(epochImages), qint64(lastBatch.batches * config.train.batchSize));
+        const double ratio = lastBatch.imagesPerSecond / lastEpoch.imagesPerSecond;
+        QVERIFY2(ratio > 0.75 && ratio < 1.5, qPrintable(QString::number(ratio)));
     }
 };
 

@@ -15,6 +15,7 @@
 #include "ui/app/userguide.h"
 #include "ui/app/windowcommands.h"
 #include "ui/panels/durationestimate.h"
+#include "ui/training/devicetext.h"
 #include "ui/training/runfollower.h"
 #include "ui/widgets/memorylabel.h"
 #include "ui/pages/calibrationpage.h"
@@ -53,17 +54,6 @@
 #include <QToolBar>
 
 namespace lbd::ui {
-namespace {
-
-QString deviceText(const std::string& device)
-{
-    if (device == "cpu") {
-        return QObject::tr("CPU");
-    }
-    return QString::fromStdString(device);
-}
-
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -176,17 +166,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
         }
     });
     connect(&m_controller, &TrainingController::epochFinished, this, [this](const lbd::EpochMetrics& metrics) {
-        DurationEstimator::recordSpeed(m_runConfig, metrics.imagesPerSecond); // the next estimate's basis
+        if (m_controller.ranks() == 1) { // one device's speed: the next estimate's basis
+            DurationEstimator::recordSpeed(m_runConfig, metrics.imagesPerSecond);
+        }
         onEpoch(metrics);
     });
     connect(&m_controller, &TrainingController::message, m_trainingPage, &TrainingPage::appendMessage);
+    connect(&m_controller, &TrainingController::logLine, m_trainingPage, &TrainingPage::appendLogLine);
     connect(&m_controller, &TrainingController::finished, this, &MainWindow::onFinished);
     connect(&m_controller, &TrainingController::failed, this, &MainWindow::onFailed);
     connect(m_panel, &ExperimentPanel::configChanged, this, [this] {
         m_utility->setClassNames(m_panel->classNames()); // keeps the matrix unless the classes changed
         updateActions();
         if (!m_controller.isActive()) {
-            m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device)));
+            m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device, m_panel->dataParallelRanks())));
         }
     });
 
@@ -200,7 +193,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     fitToScreen(this); // a geometry saved on a larger screen must not push the status bar off this one
     setAcceptDrops(true);
     updateActions();
-    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device)));
+    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device, m_panel->dataParallelRanks())));
 }
 
 MainWindow::~MainWindow() = default;
@@ -314,7 +307,7 @@ void MainWindow::updateActions()
     const bool idle = state == TrainingController::State::Idle;
     m_startAction->setEnabled(idle);
     m_openAction->setEnabled(idle);
-    m_pauseAction->setEnabled(state == TrainingController::State::Running || state == TrainingController::State::Paused);
+    m_pauseAction->setEnabled(m_controller.canPause() && state != TrainingController::State::Stopping);
     m_pauseAction->setText(state == TrainingController::State::Paused ? tr("&Resume") : tr("&Pause"));
     m_pauseAction->setIcon(style()->standardIcon(state == TrainingController::State::Paused ? QStyle::SP_MediaPlay
                                                                                             : QStyle::SP_MediaPause));
@@ -356,10 +349,10 @@ bool MainWindow::startTraining()
     }
     m_lastError.clear();
     m_runFolderLabel->setText(tr("Run folder: %1").arg(runDirectory));
-    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(config.train.device)));
+    m_deviceLabel->setText(tr("Device: %1").arg(deviceText(config.train.device, m_panel->dataParallelRanks())));
     m_progress->reset(tr("Starting"));
     m_pages->setCurrentWidget(m_trainingPage);
-    return m_controller.start(config, runDirectory);
+    return m_controller.start(config, runDirectory, false, m_panel->dataParallelRanks());
 }
 
 void MainWindow::pauseOrResume()

@@ -214,6 +214,8 @@ void ExperimentPanel::updateEstimate()
     m_estimate->setVisible(!text.isEmpty());
 }
 
+int ExperimentPanel::dataParallelRanks() const { return m_run->dataParallelRanks(); }
+
 lbd::TrainConfig ExperimentPanel::config() const
 {
     lbd::TrainConfig config = m_base;

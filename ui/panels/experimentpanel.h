@@ -38,6 +38,8 @@ public:
     QString currentPreset() const;
     // The last preset chosen, even if edited since (what a restart brings back).
     QString chosenPreset() const { return m_chosenPreset; }
+    // N when the device choice is "All N GPUs (data-parallel)": Start launches N processes.
+    int dataParallelRanks() const;
     // The estimated duration shown before Start (durationestimate.h).
     QString durationText() const;
 

@@ -1,6 +1,6 @@
 #include "ui/panels/runsection.h"
 
-#include "core/util/buildinfo.h"
+#include "ui/training/visiblegpus.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,6 +14,11 @@
 #include <cmath>
 
 namespace lbd::ui {
+namespace {
+
+constexpr const char* kAllGpus = "all-gpus"; // the device choice's data for "All N GPUs"
+
+} // namespace
 
 RunSection::RunSection(QWidget* parent) : QWidget(parent)
 {
@@ -64,7 +69,8 @@ RunSection::RunSection(QWidget* parent) : QWidget(parent)
                              "flip, rotation in [-15, 15] degrees."));
     m_device = new QComboBox(this);
     m_device->setObjectName(QStringLiteral("device"));
-    m_device->setToolTip(tr("Where to train: the CPU or one CUDA GPU (mixed precision and a CUDA graph on GPUs)."));
+    m_device->setToolTip(tr("Where to train: the CPU, one CUDA GPU (mixed precision and a CUDA graph on GPUs) or, with "
+                            "several GPUs, all of them data-parallel (one process per GPU)."));
     fillDevices();
     m_seed = new QSpinBox(this);
     m_seed->setObjectName(QStringLiteral("seed"));
@@ -153,16 +159,35 @@ void RunSection::updateGpuOptions()
     const QString why = tr("Disabled: the device is the CPU, which trains in fp32 without CUDA graphs.");
     m_precision->setToolTip(gpu ? m_precisionToolTip : why);
     m_cudaGraph->setToolTip(gpu ? m_cudaGraphToolTip : why);
+    if (dataParallelRanks() > 1) { // the engine captures no graph when the ranks all-reduce each step
+        m_cudaGraph->setEnabled(false);
+        m_cudaGraph->setToolTip(tr("Disabled: a data-parallel run is not captured in a CUDA graph (the gradients' "
+                                   "all-reduce between the GPUs is not part of the graph)."));
+    }
 }
 
 void RunSection::fillDevices()
 {
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
-    const lbd::BuildInfo info = lbd::buildInfo();
-    for (const std::string& description : info.cudaDevices) {
+    const QStringList gpus = visibleGpus();
+    m_gpuCount = int(gpus.size());
+    for (const QString& text : gpus) {
         // "cuda:0 NVIDIA H100 80GB HBM3": the first word is the device name the engine parses.
-        const QString text = QString::fromStdString(description);
         m_device->addItem(text, text.section(QLatin1Char(' '), 0, 0));
+    }
+    if (gpus.size() > 1) {
+        m_device->addItem(tr("All %1 GPUs (data-parallel)").arg(gpus.size()), QString::fromLatin1(kAllGpus));
+        m_device->setItemData(
+            m_device->count() - 1,
+            tr("Trains one run on all %1 GPUs: Start runs `lbd train --gpus %1`, one process per GPU, and follows its run "
+               "folder live. Each GPU trains 1/%1 of every batch (the batch size stays the global batch, so each GPU "
+               "sees batch/%1 images); the gradients are averaged over the GPUs (NCCL all-reduce) after every step, so "
+               "the steps are those of one device on the whole batch, except batch norm: its statistics are each "
+               "GPU's own share unless the config sets train.sync_bn. Limits: no Pause (Stop stops every process "
+               "after the same batch and keeps the checkpoint); no CUDA graph (the all-reduce is not captured); the "
+               "pages fill once per epoch (no batch progress); the batch size must be at least 2 per GPU.")
+                .arg(gpus.size()),
+            Qt::ToolTipRole);
     }
     if (m_device->count() > 1) {
         m_device->setCurrentIndex(1);
@@ -210,7 +235,8 @@ void RunSection::apply(lbd::TrainConfig& config) const
     config.train.threads = m_baseTrain.threads;
     config.train.channelsLast = m_baseTrain.channelsLast;
     config.train.seed = static_cast<uint64_t>(m_seed->value());
-    config.train.device = m_device->currentData().toString().toStdString();
+    const QString device = m_device->currentData().toString();
+    config.train.device = device == QLatin1String(kAllGpus) ? "cuda" : device.toStdString(); // rank r on cuda:r
     config.train.precision = static_cast<lbd::Precision>(m_precision->currentData().toInt());
     config.train.cudaGraph = m_cudaGraph->isChecked();
     config.optimizer.learningRate = m_lr->value();
@@ -225,6 +251,11 @@ void RunSection::apply(lbd::TrainConfig& config) const
 }
 
 int RunSection::epochs() const { return m_epochs->value(); }
+
+int RunSection::dataParallelRanks() const
+{
+    return m_device->currentData().toString() == QLatin1String(kAllGpus) ? m_gpuCount : 1;
+}
 bool RunSection::scalesSchedule() const { return m_scaleSchedule->isChecked(); }
 
 } // namespace lbd::ui

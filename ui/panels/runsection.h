@@ -24,6 +24,8 @@ public:
     void apply(lbd::TrainConfig& config) const; // optimizer, augment and train settings
     int epochs() const;
     bool scalesSchedule() const;
+    // N when "All N GPUs (data-parallel)" is chosen (the config's device is then "cuda"), else 1.
+    int dataParallelRanks() const;
 
 signals:
     void changed();
@@ -53,6 +55,7 @@ private:
     lbd::AugmentSpec m_baseAugment;
     lbd::TrainSettings m_baseTrain;
     int m_loadedEpochs = 200;
+    int m_gpuCount = 0;
     bool m_loading = false;
 };
 

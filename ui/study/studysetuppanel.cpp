@@ -1,7 +1,7 @@
 #include "ui/study/studysetuppanel.h"
 
 #include "core/study/studyfolder.h"
-#include "core/util/buildinfo.h"
+#include "ui/training/visiblegpus.h"
 #include "ui/app/appsettings.h"
 
 #include <QCheckBox>
@@ -147,9 +147,8 @@ void StudySetupPanel::fillStudies()
 void StudySetupPanel::fillDevices()
 {
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
-    for (const std::string& description : lbd::buildInfo().cudaDevices) {
+    for (const QString& text : visibleGpus()) {
         // "cuda:0 NVIDIA H100 80GB HBM3": the first word is the device name the engine parses.
-        const QString text = QString::fromStdString(description);
         m_device->addItem(text, text.section(QLatin1Char(' '), 0, 0));
     }
     if (m_device->count() > 1) {

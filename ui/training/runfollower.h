@@ -31,6 +31,9 @@ public:
     bool isFollowing() const { return !m_directory.isEmpty(); }
     QString directory() const { return m_directory; }
     void setPollInterval(int milliseconds) { m_poll.setInterval(milliseconds); }
+    // Reads what is new now (the watcher and the timer call it too): the owner of the training
+    // process calls it when that process has exited, for the last epochs and the final state.
+    void poll();
 
 signals:
     void epochRecorded(const lbd::EpochMetrics& metrics);
@@ -40,7 +43,6 @@ signals:
     void ended(const QString& directory, const QString& state, const QString& message);
 
 private:
-    void poll();
     void readNewEpochs();
     void readNewLogLines();
     void watchFiles();

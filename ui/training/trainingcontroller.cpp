@@ -1,6 +1,9 @@
 #include "ui/training/trainingcontroller.h"
 
+#include "ui/training/launchedrun.h"
 #include "ui/training/trainingworker.h"
+
+#include <algorithm>
 
 namespace lbd::ui {
 
@@ -12,6 +15,7 @@ TrainingController::TrainingController(QObject* parent) : QObject(parent)
 
 TrainingController::~TrainingController()
 {
+    delete m_launched; // stops its launcher and waits for every rank
     if (m_control) {
         m_control->pauseRequested = false;
         m_control->stopRequested = true;
@@ -22,13 +26,17 @@ TrainingController::~TrainingController()
     delete m_worker; // normally deleted already through deleteLater
 }
 
-bool TrainingController::start(const lbd::TrainConfig& config, const QString& runDirectory, bool resume)
+bool TrainingController::start(const lbd::TrainConfig& config, const QString& runDirectory, bool resume, int ranks)
 {
     if (isActive()) {
         return false;
     }
-    m_control = std::make_shared<lbd::TrainingControl>();
     m_runDirectory = runDirectory;
+    m_ranks = std::max(1, ranks);
+    if (m_ranks > 1) {
+        return startLaunched(config, runDirectory);
+    }
+    m_control = std::make_shared<lbd::TrainingControl>();
     auto* worker = new TrainingWorker(config, runDirectory, resume, m_control);
     worker->moveToThread(&m_thread);
     m_worker = worker;
@@ -49,9 +57,29 @@ bool TrainingController::start(const lbd::TrainConfig& config, const QString& ru
     return true;
 }
 
+bool TrainingController::startLaunched(const lbd::TrainConfig& config, const QString& runDirectory)
+{
+    // One launcher per run, deleted once it has ended (from the event loop: it emits the end).
+    auto* run = new LaunchedRun(this);
+    m_launched = run;
+    connect(run, &LaunchedRun::epochRecorded, this, &TrainingController::epochFinished);
+    connect(run, &LaunchedRun::logLine, this, &TrainingController::logLine);
+    connect(run, &LaunchedRun::message, this, &TrainingController::message);
+    connect(run, &LaunchedRun::finished, this, &TrainingController::onWorkerFinished);
+    connect(run, &LaunchedRun::failed, this, &TrainingController::onWorkerFailed);
+    connect(run, &LaunchedRun::finished, run, &QObject::deleteLater);
+    connect(run, &LaunchedRun::failed, run, &QObject::deleteLater);
+    setState(State::Running);
+    emit started(runDirectory);
+    run->start(config, runDirectory, m_ranks);
+    return true;
+}
+
+LaunchedRun* TrainingController::launchedRun() const { return m_launched.data(); }
+
 void TrainingController::pause()
 {
-    if (m_state == State::Running && m_control) {
+    if (m_state == State::Running && m_control && m_ranks == 1) {
         m_control->pauseRequested = true;
         setState(State::Paused);
     }
@@ -67,6 +95,11 @@ void TrainingController::resume()
 
 void TrainingController::stop()
 {
+    if (m_state == State::Running && m_launched) {
+        m_launched->stop();
+        setState(State::Stopping);
+        return;
+    }
     if ((m_state == State::Running || m_state == State::Paused) && m_control) {
         m_control->stopRequested = true;
         m_control->pauseRequested = false;
