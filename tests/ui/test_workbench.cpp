@@ -5,6 +5,7 @@
 #include "tests/ui/uitestsupport.h"
 
 #include "core/train/configjson.h"
+#include "core/train/presets.h"
 #include "core/train/epochmetricsjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runlock.h"
@@ -21,6 +22,7 @@
 #include "ui/widgets/progresspanel.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
@@ -74,6 +76,25 @@ class TestWorkbench : public QObject {
 private slots:
     void initTestCase() { test::isolateSettings(m_dir); }
     void init() { QSettings().clear(); }
+
+    // The augmentation check box names what the loaded config does, not a fixed recipe.
+    void theAugmentationBoxNamesTheConfigsPipeline()
+    {
+        MainWindow window;
+        auto* augment = window.findChild<QCheckBox*>(QStringLiteral("augment"));
+        QVERIFY(augment);
+        nlohmann::json imagenet = lbd::loadPresetJson("imagenet-lt");
+        imagenet["data"]["data_dir"] = m_dir.path().toStdString(); // the list data set needs a folder
+        window.experimentPanel()->setConfig(lbd::trainConfigFromJson(imagenet));
+        QCOMPARE(augment->text(), QStringLiteral("Augmentation (resized crop, flip, colour jitter)"));
+        QVERIFY2(augment->toolTip().contains(QStringLiteral("8 to 100 % of the image's area")), qPrintable(augment->toolTip()));
+        QVERIFY(augment->toolTip().contains(QStringLiteral("brightness 0.4")));
+        lbd::TrainConfig cifar = test::tinyConfig();
+        cifar.augment.maxRotationDegrees = 15;
+        window.experimentPanel()->setConfig(cifar);
+        QCOMPARE(augment->text(), QStringLiteral("Augmentation (crop, flip, rotation)"));
+        QVERIFY(augment->toolTip().contains(QStringLiteral("2-pixel zero padding")));
+    }
 
     void firstLaunchWithoutCudaSelectsQuickCpu()
     {

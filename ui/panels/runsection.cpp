@@ -63,10 +63,9 @@ RunSection::RunSection(QWidget* parent) : QWidget(parent)
     m_evalEvery->setRange(1, 100000);
     m_evalEvery->setToolTip(tr("Evaluate on the (balanced) test set every K epochs and after the last one: accuracy, "
                                "FHR, calibration."));
-    m_augment = new QCheckBox(tr("Augmentation (crop, flip, rotation)"), this);
+    m_augment = new QCheckBox(this);
     m_augment->setObjectName(QStringLiteral("augment"));
-    m_augment->setToolTip(tr("The CIFAR recipe of the published code: random crop with 4-pixel zero padding, horizontal "
-                             "flip, rotation in [-15, 15] degrees."));
+    describeAugmentation(AugmentSpec{});
     m_device = new QComboBox(this);
     m_device->setObjectName(QStringLiteral("device"));
     m_device->setToolTip(tr("Where to train: the CPU, one CUDA GPU (mixed precision and a CUDA graph on GPUs) or, with "
@@ -208,6 +207,7 @@ void RunSection::load(const lbd::TrainConfig& config)
     m_warmup->setValue(config.optimizer.warmupEpochs);
     m_evalEvery->setValue(config.train.evalEvery);
     m_augment->setChecked(config.augment.enabled);
+    describeAugmentation(config.augment);
     m_seed->setValue(int(config.train.seed));
     m_precision->setCurrentIndex(std::max(0, m_precision->findData(static_cast<int>(config.train.precision))));
     m_cudaGraph->setChecked(config.train.cudaGraph);
@@ -257,5 +257,41 @@ int RunSection::dataParallelRanks() const
     return m_device->currentData().toString() == QLatin1String(kAllGpus) ? m_gpuCount : 1;
 }
 bool RunSection::scalesSchedule() const { return m_scaleSchedule->isChecked(); }
+
+// The check box names the training augmentation the loaded config has (the CIFAR recipe's padded
+// crop and rotation, or ImageNet's resized crop and colour jitter), not one fixed recipe.
+void RunSection::describeAugmentation(const AugmentSpec& spec)
+{
+    QStringList parts, details;
+    if (spec.randomResizedCrop) {
+        parts << tr("resized crop");
+        details << tr("a random box of %1 to 100 % of the image's area, aspect ratio 3/4 to 4/3, resized to %2 pixels "
+                      "(ImageNet's RandomResizedCrop)")
+                       .arg(spec.cropScaleMin * 100, 0, 'g', 3)
+                       .arg(spec.outputSize);
+    } else {
+        parts << tr("crop");
+        details << tr("a random crop of %1 pixels with %2-pixel zero padding").arg(spec.outputSize).arg(spec.padding);
+    }
+    if (spec.horizontalFlip) {
+        parts << tr("flip");
+        details << tr("horizontal flip");
+    }
+    if (spec.maxRotationDegrees > 0) {
+        parts << tr("rotation");
+        details << tr("rotation in [-%1, %1] degrees").arg(spec.maxRotationDegrees);
+    }
+    if (spec.brightness > 0 || spec.contrast > 0 || spec.saturation > 0) {
+        parts << tr("colour jitter");
+        details << tr("colour jitter (brightness %1, contrast %2, saturation %3)")
+                       .arg(spec.brightness)
+                       .arg(spec.contrast)
+                       .arg(spec.saturation);
+    }
+    m_augment->setText(tr("Augmentation (%1)").arg(parts.join(QStringLiteral(", "))));
+    m_augment->setToolTip(tr("The training batches are augmented on the device: %1. Evaluation sees the centre of each "
+                             "image, unaugmented. (Set in the preset or config file.)")
+                              .arg(details.join(QStringLiteral(", "))));
+}
 
 } // namespace lbd::ui

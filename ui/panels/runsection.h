@@ -33,6 +33,7 @@ signals:
 
 private:
     void fillDevices();
+    void describeAugmentation(const lbd::AugmentSpec& spec);
     void updateGpuOptions();
 
     QSpinBox* m_epochs = nullptr;
