@@ -83,9 +83,14 @@ private slots:
         MainWindow window;
         auto* augment = window.findChild<QCheckBox*>(QStringLiteral("augment"));
         QVERIFY(augment);
-        nlohmann::json imagenet = lbd::loadPresetJson("imagenet-lt");
-        imagenet["data"]["data_dir"] = m_dir.path().toStdString(); // the list data set needs a folder
-        window.experimentPanel()->setConfig(lbd::trainConfigFromJson(imagenet));
+        // The ImageNet-LT preset opens although it names no folder (list files have no default
+        // one); the panel then asks for the folder before Start.
+        QVERIFY(window.experimentPanel()->selectPreset(QStringLiteral("imagenet-lt")));
+        QCOMPARE(window.experimentPanel()->config().data.dataset, std::string("list"));
+        QVERIFY(window.experimentPanel()->config().data.directory.empty());
+        const QString missing = window.experimentPanel()->validate();
+        QVERIFY2(missing.contains(QStringLiteral("data_dir")) || missing.contains(QStringLiteral("folder"), Qt::CaseInsensitive),
+                 qPrintable(missing));
         QCOMPARE(augment->text(), QStringLiteral("Augmentation (resized crop, flip, colour jitter)"));
         QVERIFY2(augment->toolTip().contains(QStringLiteral("8 to 100 % of the image's area")), qPrintable(augment->toolTip()));
         QVERIFY(augment->toolTip().contains(QStringLiteral("brightness 0.4")));

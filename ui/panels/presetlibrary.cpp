@@ -3,6 +3,7 @@
 #include "core/train/configjson.h"
 #include "core/train/presets.h"
 #include "core/util/buildinfo.h"
+#include "datasets/catalogue.h"
 
 #include <QFileInfo>
 
@@ -30,7 +31,21 @@ lbd::TrainConfig PresetLibrary::load(const QString& nameOrPath)
         return lbd::loadTrainConfig(nameOrPath.toStdString());
     }
     const std::string name = nameOrPath.toStdString();
-    return lbd::trainConfigFromJson(lbd::loadPresetJson(name), "preset " + name);
+    nlohmann::json json = lbd::loadPresetJson(name);
+    // A preset for data that has no default folder (imagenet-lt: list files) ships without one.
+    // The parser checks configs that are about to train, and would refuse it; the panel is where
+    // the user chooses the folder, and its own check asks for it before Start.
+    const bool needsFolder = json.contains("data") && json["data"].is_object()
+        && json["data"].value("data_dir", std::string()).empty() && json["data"].contains("dataset")
+        && json["data"]["dataset"].is_string() && lbd::datasetEntry(json["data"]["dataset"].get<std::string>()).requiresDirectory();
+    if (needsFolder) {
+        json["data"]["data_dir"] = ".";
+    }
+    lbd::TrainConfig config = lbd::trainConfigFromJson(json, "preset " + name);
+    if (needsFolder) {
+        config.data.directory.clear();
+    }
+    return config;
 }
 
 QString PresetLibrary::defaultPresetId()
