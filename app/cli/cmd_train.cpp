@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -129,14 +130,19 @@ std::string prepareResume(const TrainOptions& o)
 }
 
 // A rank other than 0 trains in a scratch folder of its own, removed when it ends: rank 0 owns
-// the run folder (trainingsession.h).
+// the run folder (trainingsession.h). Ranks that `lbd` launched make it in their launcher's
+// folder (LBD_RANK_SCRATCH_ROOT), which the launcher removes also when a rank was killed.
 struct ScratchRunFolder {
     std::string path;
     explicit ScratchRunFolder(int rank)
     {
-        std::string pattern = (std::filesystem::temp_directory_path() / ("lbd-rank-" + std::to_string(rank) + "-XXXXXX")).string();
+        const char* launcherFolder = std::getenv("LBD_RANK_SCRATCH_ROOT");
+        const std::filesystem::path root = launcherFolder != nullptr && launcherFolder[0] != '\0'
+            ? std::filesystem::path(launcherFolder)
+            : std::filesystem::temp_directory_path();
+        std::string pattern = (root / ("lbd-rank-" + std::to_string(rank) + "-XXXXXX")).string();
         if (::mkdtemp(pattern.data()) == nullptr) {
-            throw RunError("rank " + std::to_string(rank) + ": no scratch folder in " + std::filesystem::temp_directory_path().string());
+            throw RunError("rank " + std::to_string(rank) + ": no scratch folder in " + root.string());
         }
         path = pattern;
     }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 
 #include <sys/wait.h>
@@ -45,6 +46,33 @@ std::vector<std::string> rankArguments(const std::vector<std::string>& arguments
     }
     return out;
 }
+
+// A folder of the launcher's under the temporary directory, where its ranks make their scratch
+// folders (LBD_RANK_SCRATCH_ROOT): removed with whatever a rank that was killed left in it.
+class LaunchScratch {
+public:
+    LaunchScratch()
+    {
+        std::string pattern = (std::filesystem::temp_directory_path() / "lbd-launch-XXXXXX").string();
+        if (::mkdtemp(pattern.data()) != nullptr) { // without it the ranks use the temporary directory
+            m_path = pattern;
+            ::setenv("LBD_RANK_SCRATCH_ROOT", m_path.c_str(), 1);
+        }
+    }
+    ~LaunchScratch()
+    {
+        if (!m_path.empty()) {
+            std::error_code ignored;
+            std::filesystem::remove_all(m_path, ignored);
+            ::unsetenv("LBD_RANK_SCRATCH_ROOT");
+        }
+    }
+    LaunchScratch(const LaunchScratch&) = delete;
+    LaunchScratch& operator=(const LaunchScratch&) = delete;
+
+private:
+    std::string m_path;
+};
 
 // "lbd train", "lbd bench": how the launcher's own messages name the command.
 std::string commandName(const std::vector<std::string>& arguments)
@@ -107,6 +135,7 @@ int launchRanks(int count, const std::vector<std::string>& arguments, const std:
         launchCommand += (launchCommand.empty() ? "" : " ") + argument;
     }
     ::setenv("LBD_LAUNCH_COMMAND", launchCommand.c_str(), 1); // the ranks' records name it
+    const LaunchScratch scratch; // the ranks' scratch folders, removed whatever way they end
     g_interrupts = 0;
     std::signal(SIGINT, forwardInterrupt);
     std::signal(SIGTERM, forwardInterrupt);
