@@ -11,6 +11,7 @@
 #
 #   tools/gpu/paper-studies.sh build     headless CUDA build (tools/gpu/studies.sh build)
 #   tools/gpu/paper-studies.sh start     starts both in the background, returns
+#   tools/gpu/paper-studies.sh start-missing  instead: only the 14 runs the claims still lack
 #   tools/gpu/paper-studies.sh progress  where they are (and packs what there is into $OUT)
 #   tools/gpu/paper-studies.sh finish    waits for both (up to $LBD_WAIT s), runs the six studies
 #                                        with --reuse-from, packs every result into $OUT (few files)
@@ -63,6 +64,28 @@ case "${1:-}" in
     nohup setsid bash -c unionA > /dev/null 2>&1 < /dev/null &
     nohup setsid bash -c unionB > /dev/null 2>&1 < /dev/null &
     echo "started on $gpus GPUs: union A ($((gpus * 2)) runs at once), union B ($gpus at once)"
+    ;;
+  start-missing)
+    # Only the runs docs/results/paper-claims-fashion-mnist-lt.md still lacks (14): the six studies
+    # are then aggregated where the runs of 2026-11-27 are kept (.deps/paper-runs-2026-11-27/),
+    # with --reuse-from; `progress` packs these like the unions.
+    rm -f "$work"/*.done
+    date -u +%FT%TZ > "$work/started"
+    missingA() {
+      "$lbd" study "$tools/paper-missing.json" --out "$work/union-a" --device all-gpus --parallel $((gpus * 3 - 2)) \
+        --set "data.data_dir=$data" --threads "$threads" > "$work/union-a.md" 2> "$work/union-a.log"
+      touch "$work/union-a.done"
+    }
+    missingB() {
+      "$lbd" study "$tools/paper-missing-m1.json" --out "$work/union-b" --device all-gpus --parallel 2 \
+        --set "data.data_dir=$data" --threads "$threads" > "$work/union-b.md" 2> "$work/union-b.log"
+      touch "$work/union-b.done"
+    }
+    export -f missingA missingB
+    export work lbd tools gpus data threads
+    nohup setsid bash -c missingA > /dev/null 2>&1 < /dev/null &
+    nohup setsid bash -c missingB > /dev/null 2>&1 < /dev/null &
+    echo "started on $gpus GPUs: paper-missing.json (12 runs) and paper-missing-m1.json (2 runs)"
     ;;
   progress)
     for log in "$work"/union-a.log "$work"/union-b.log; do
@@ -117,5 +140,5 @@ case "${1:-}" in
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/gpu.txt"
     ls -la "$out"
     ;;
-  *) echo "usage: $0 build|start|progress|finish" >&2; exit 2 ;;
+  *) echo "usage: $0 build|start|start-missing|progress|retry|finish" >&2; exit 2 ;;
 esac
