@@ -14,6 +14,7 @@
 #include "core/train/trainer.h"
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
+#include "core/util/scratchfolder.h"
 
 #include <atomic>
 #include <csignal>
@@ -129,29 +130,15 @@ std::string prepareResume(const TrainOptions& o)
     return o.resume;
 }
 
-// A rank other than 0 trains in a scratch folder of its own, removed when it ends: rank 0 owns
-// the run folder (trainingsession.h). Ranks that `lbd` launched make it in their launcher's
-// folder (LBD_RANK_SCRATCH_ROOT), which the launcher removes also when a rank was killed.
-struct ScratchRunFolder {
-    std::string path;
-    explicit ScratchRunFolder(int rank)
-    {
-        const char* launcherFolder = std::getenv("LBD_RANK_SCRATCH_ROOT");
-        const std::filesystem::path root = launcherFolder != nullptr && launcherFolder[0] != '\0'
-            ? std::filesystem::path(launcherFolder)
-            : std::filesystem::temp_directory_path();
-        std::string pattern = (root / ("lbd-rank-" + std::to_string(rank) + "-XXXXXX")).string();
-        if (::mkdtemp(pattern.data()) == nullptr) {
-            throw RunError("rank " + std::to_string(rank) + ": no scratch folder in " + root.string());
-        }
-        path = pattern;
-    }
-    ~ScratchRunFolder()
-    {
-        std::error_code ec;
-        std::filesystem::remove_all(path, ec);
-    }
-};
+// A rank other than 0 trains in a scratch folder of its own (rank 0 owns the run folder,
+// trainingsession.h). Ranks that `lbd` launched make it in their launcher's folder
+// (LBD_RANK_SCRATCH_ROOT), which the launcher removes also when a rank was killed.
+std::filesystem::path rankScratchParent()
+{
+    const char* launcherFolder = std::getenv("LBD_RANK_SCRATCH_ROOT");
+    return launcherFolder != nullptr && launcherFolder[0] != '\0' ? std::filesystem::path(launcherFolder)
+                                                                  : std::filesystem::path();
+}
 
 int runTrain(TrainOptions& o)
 {
@@ -180,7 +167,7 @@ int runTrain(TrainOptions& o)
         }
     }
 
-    std::optional<ScratchRunFolder> scratch;
+    std::optional<ScratchFolder> scratch;
     if (distributed.rank > 0) {
         // Rank 0's config (a resumed run's, with --epochs applied as rank 0 applies it), trained in
         // a scratch folder; rank 0 sends its state when training starts.
@@ -190,8 +177,8 @@ int runTrain(TrainOptions& o)
                 config.train.epochs = o.flags.patch()["train"]["epochs"].get<int>();
             }
         }
-        scratch.emplace(distributed.rank);
-        directory = scratch->path;
+        scratch.emplace("lbd-rank-" + std::to_string(distributed.rank), rankScratchParent());
+        directory = scratch->path();
     }
     Trainer trainer(config, directory, resume && distributed.rank == 0);
     trainer.setDistributed(distributed);

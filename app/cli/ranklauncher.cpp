@@ -2,6 +2,7 @@
 
 #include "core/dist/distributedspec.h"
 #include "core/util/error.h"
+#include "core/util/scratchfolder.h"
 
 #include <atomic>
 #include <csignal>
@@ -47,23 +48,22 @@ std::vector<std::string> rankArguments(const std::vector<std::string>& arguments
     return out;
 }
 
-// A folder of the launcher's under the temporary directory, where its ranks make their scratch
-// folders (LBD_RANK_SCRATCH_ROOT): removed with whatever a rank that was killed left in it.
+// The launcher's own folder, where its ranks make their scratch folders (LBD_RANK_SCRATCH_ROOT):
+// removed with whatever a rank that was killed left in it. Without it (no temporary directory)
+// the ranks use the temporary directory themselves.
 class LaunchScratch {
 public:
     LaunchScratch()
     {
-        std::string pattern = (std::filesystem::temp_directory_path() / "lbd-launch-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) != nullptr) { // without it the ranks use the temporary directory
-            m_path = pattern;
-            ::setenv("LBD_RANK_SCRATCH_ROOT", m_path.c_str(), 1);
+        try {
+            m_folder.emplace("lbd-launch");
+            ::setenv("LBD_RANK_SCRATCH_ROOT", m_folder->path().c_str(), 1);
+        } catch (const RunError&) {
         }
     }
     ~LaunchScratch()
     {
-        if (!m_path.empty()) {
-            std::error_code ignored;
-            std::filesystem::remove_all(m_path, ignored);
+        if (m_folder) {
             ::unsetenv("LBD_RANK_SCRATCH_ROOT");
         }
     }
@@ -71,7 +71,7 @@ public:
     LaunchScratch& operator=(const LaunchScratch&) = delete;
 
 private:
-    std::string m_path;
+    std::optional<ScratchFolder> m_folder;
 };
 
 // "lbd train", "lbd bench": how the launcher's own messages name the command.

@@ -2,6 +2,7 @@
 
 #include "core/data/imagedecoder.h"
 #include "core/util/error.h"
+#include "core/util/scratchfolder.h"
 
 #include <torch/torch.h>
 
@@ -16,30 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-// A folder of its own under the temporary directory, removed with everything in it.
-class ScratchFolder {
-public:
-    ScratchFolder()
-    {
-        std::string pattern = (fs::temp_directory_path() / "lbd-decode-bench-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) == nullptr) {
-            throw RunError("decode benchmark: no scratch folder in " + fs::temp_directory_path().string());
-        }
-        m_path = pattern;
-    }
-    ~ScratchFolder()
-    {
-        std::error_code ignored;
-        fs::remove_all(m_path, ignored);
-    }
-    ScratchFolder(const ScratchFolder&) = delete;
-    ScratchFolder& operator=(const ScratchFolder&) = delete;
-    const fs::path& path() const { return m_path; }
-
-private:
-    fs::path m_path;
-};
 
 // Smooth colour gradients and blobs with mild noise: JPEG sizes near a photograph's (pure noise
 // would be several times larger and slower to decode than real photographs).
@@ -66,11 +43,11 @@ DecodeBenchmark benchmarkDecoding(const DecodeBenchmarkOptions& options)
     if (options.files < 1 || options.outputSize < 1 || !(options.seconds > 0)) {
         throw InputError("decode benchmark: files, output size and seconds must be positive");
     }
-    ScratchFolder folder;
+    ScratchFolder folder("lbd-decode-bench");
     std::vector<std::string> paths;
     DecodeBenchmark benchmark;
     for (int64_t i = 0; i < options.files; ++i) {
-        const std::string path = (folder.path() / ("image-" + std::to_string(i) + ".jpg")).string();
+        const std::string path = (std::filesystem::path(folder.path()) / ("image-" + std::to_string(i) + ".jpg")).string();
         writeImageFile(path, photographLike(options.sourceHeight, options.sourceWidth, i));
         benchmark.meanFileBytes += static_cast<double>(fs::file_size(path)) / static_cast<double>(options.files);
         paths.push_back(path);
