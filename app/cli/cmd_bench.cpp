@@ -119,6 +119,7 @@ struct BenchOptions {
     bool noStraightforward = false;
     bool noFusedBn = false;
     bool noCudaGraph = false;
+    double bucketMegabytes = 25;
     bool json = false;
     bool quiet = false;
     std::optional<std::string> out;
@@ -198,6 +199,7 @@ int runBench(const BenchOptions& o)
     training.trainImages = o.trainImages.value_or(training.trainImages);
     training.distributed = distributed;
     training.cudaGraph = !o.noCudaGraph;
+    training.gradientBucketMegabytes = o.bucketMegabytes;
     training.seconds = o.trainSeconds.value_or(device.is_cuda() ? 10.0 : 20.0);
     training.straightforward = !o.noStraightforward;
     training.precision = parsePrecision(o.precision);
@@ -365,6 +367,9 @@ Command addBenchCommand(CLI::App& lbd)
     c->add_flag("--no-straightforward", o->noStraightforward, "time the fast mode only");
     c->add_flag("--no-cuda-graph", o->noCudaGraph, "run the fast mode's step eagerly, as data-parallel ranks do (the "
                                                      "same-path baseline of a scaling measurement)");
+    c->add_option("--bucket-mb", o->bucketMegabytes, "data-parallel: all-reduce the gradients in buckets of this many MB, "
+                                                     "each started during the backward pass; 0: one all-reduce after it (default 25)")
+        ->check(CLI::Range(0.0, 4096.0));
     c->add_flag("--no-fused-bn", o->noFusedBn, "switch cuDNN's fused batch norm off (as LBD_FUSED_BN=0)");
     c->add_flag("--json", o->json, "print the record as JSON");
     c->add_flag("--quiet", o->quiet, "print nothing (the record still goes to --out)");

@@ -91,6 +91,15 @@ int freeLocalPort()
     return ntohs(address.sin_port);
 }
 
+void PendingCollective::wait()
+{
+    if (m_wait) {
+        const auto waitForIt = std::move(m_wait);
+        m_wait = nullptr;
+        waitForIt();
+    }
+}
+
 #ifdef LBD_HAVE_C10D
 
 bool distributedAvailable()
@@ -218,6 +227,20 @@ void Communicator::allReduceSum(torch::Tensor& tensor)
     });
 }
 
+PendingCollective Communicator::allReduceSumAsync(const torch::Tensor& tensor)
+{
+    PendingCollective pending;
+    collective(m_spec, "all-reduce", [&] {
+        std::vector<torch::Tensor> tensors{tensor};
+        m_group->run([&](auto& group) {
+            auto work = group.allreduce(tensors);
+            const DistributedSpec spec = m_spec;
+            pending.m_wait = [work, spec] { collective(spec, "all-reduce", [&] { work->wait(); }); };
+        });
+    });
+    return pending;
+}
+
 void Communicator::broadcast(torch::Tensor& tensor, int root)
 {
     collective(m_spec, "broadcast", [&] {
@@ -263,6 +286,10 @@ std::string Communicator::backendName() const
     return "none";
 }
 void Communicator::allReduceSum(torch::Tensor&) {}
+PendingCollective Communicator::allReduceSumAsync(const torch::Tensor&)
+{
+    return {};
+}
 void Communicator::broadcast(torch::Tensor&, int) {}
 void Communicator::barrier() {}
 

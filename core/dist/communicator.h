@@ -10,6 +10,7 @@
 
 #include <torch/torch.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -17,6 +18,19 @@ namespace lbd {
 
 // Whether this build has c10d with Gloo (Debian's LibTorch and pip's PyTorch both do).
 bool distributedAvailable();
+
+// A collective started without waiting for it (Communicator::allReduceSumAsync). Its tensor
+// must not be read or written until wait() has returned; on CUDA, wait() orders the calling
+// thread's current stream after the collective instead of blocking the host.
+class PendingCollective {
+public:
+    void wait(); // RunError as the blocking collectives; waiting again does nothing
+    bool pending() const { return static_cast<bool>(m_wait); }
+
+private:
+    friend class Communicator;
+    std::function<void()> m_wait;
+};
 
 class Communicator {
 public:
@@ -34,6 +48,9 @@ public:
 
     // In place: every rank ends with the element-wise sum over ranks (same shape and dtype on all).
     void allReduceSum(torch::Tensor& tensor);
+    // The same, started and left to run (a contiguous tensor, a view included): the gradient
+    // buckets' all-reduces run while the backward pass computes the next ones (gradientreducer.h).
+    PendingCollective allReduceSumAsync(const torch::Tensor& tensor);
     // In place: every rank ends with `root`'s tensor.
     void broadcast(torch::Tensor& tensor, int root = 0);
     void barrier();

@@ -38,6 +38,7 @@ FlatSgd::FlatSgd(std::vector<torch::Tensor> parameters, double momentum, bool ne
         p.mutable_grad() = viewOf(m_gradients);
         offset += n;
     }
+    m_parameterList = std::move(parameters);
 }
 
 void FlatSgd::zeroGrad()

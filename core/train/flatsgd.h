@@ -32,8 +32,12 @@ public:
     torch::Tensor& momentumBuffer() { return m_momentum; }
     torch::Tensor& flatGradients() { return m_gradients; }
     int64_t parameterCount() const { return m_parameters.numel(); }
+    // The parameters in the order of the flat buffers: parameter i occupies the numel() elements
+    // after those of parameters 0..i-1.
+    const std::vector<torch::Tensor>& parameters() const { return m_parameterList; }
 
 private:
+    std::vector<torch::Tensor> m_parameterList;
     torch::Tensor m_parameters; // fp32, every parameter a view into it
     torch::Tensor m_gradients;  // same layout
     torch::Tensor m_momentum;

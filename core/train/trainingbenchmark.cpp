@@ -5,6 +5,7 @@
 #include "core/data/prefetchingbatchsource.h"
 #include "core/data/syntheticdataset.h"
 #include "core/dist/communicator.h"
+#include "core/dist/gradientreducer.h"
 #include "core/lbd/objective.h"
 #include "core/lbd/utilitymatrix.h"
 #include "core/model/batchnormrelu.h"
@@ -15,6 +16,7 @@
 #include "core/util/error.h"
 
 #include <chrono>
+#include <cmath>
 
 namespace lbd {
 namespace {
@@ -23,6 +25,17 @@ using Clock = std::chrono::steady_clock;
 
 // Data-parallel ranks must take the same number of steps (each step is a collective): rank 0
 // decides when the time is up and tells the others. Waits for the device.
+// "in 12 buckets (11 started during the backward pass)" or "in one all-reduce after the backward pass".
+std::string bucketText(const TrainStep& step)
+{
+    const GradientReducer* reducer = step.gradientReducer();
+    if (reducer == nullptr) {
+        return "in one all-reduce after the backward pass";
+    }
+    return "in " + std::to_string(reducer->bucketCount()) + " buckets ("
+           + std::to_string(reducer->bucketsStartedDuringBackward()) + " started during the backward pass)";
+}
+
 bool timeIsUp(double elapsed, double seconds, Communicator* communicator, const torch::Device& device)
 {
     if (communicator == nullptr) {
@@ -96,6 +109,7 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     stepOptions.autocast = fast && cuda ? autocast : torch::kFloat32;
     stepOptions.cudaGraph = fast && cuda && communicator == nullptr && options.cudaGraph; // as TrainingSession
     stepOptions.communicator = communicator;
+    stepOptions.gradientBucketBytes = std::llround(options.gradientBucketMegabytes * 1024 * 1024);
     stepOptions.separateParticles = !fast;
     stepOptions.channelsLast = fast && cuda;
     TrainStep step(benched.model, *benched.objective, *benched.optimizer, device, stepOptions);
@@ -143,7 +157,7 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     const bool fusedBn = cuda && autocast == torch::kHalf && fusedBatchNormEnabled();
     result.details = fast ? std::string("fused particles, device augmentation prefetched on a second stream")
                                 + (communicator != nullptr ? ", " + std::to_string(communicator->worldSize()) + " ranks, gradients all-reduced through "
-                                                                 + communicator->backendName()
+                                                                 + communicator->backendName() + " " + bucketText(step)
                                                            : "")
                                 + (cuda ? ", " + precision + (fusedBn ? ", cuDNN batch norm + add + ReLU fused" : "")
                                               + ", CUDA graph: " + step.graphStatus()

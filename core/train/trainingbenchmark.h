@@ -27,6 +27,9 @@ struct TrainingBenchmarkOptions {
     bool straightforward = true;   // also time the straightforward mode
     Precision precision = Precision::Fp16; // of the fast mode on CUDA (train.precision)
     bool cudaGraph = true;         // capture the fast mode's step (single process on CUDA only)
+    // Data-parallel: gradient buckets all-reduced during the backward pass (gradientreducer.h);
+    // 0: one all-reduce of all gradients after it.
+    double gradientBucketMegabytes = 25;
     DistributedSpec distributed;   // this process's rank (a CUDA device becomes cuda:localRank)
 };
 

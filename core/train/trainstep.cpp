@@ -2,9 +2,11 @@
 
 #include "core/compat/torchcompat.h"
 #include "core/dist/communicator.h"
+#include "core/dist/gradientreducer.h"
 #include "core/dist/syncbatchnorm.h"
 #include "core/util/error.h"
 
+#include <algorithm>
 #include <mutex>
 
 namespace lbd {
@@ -55,6 +57,13 @@ TrainStep::TrainStep(ParticleModel model, LbdObjective& objective, FlatSgd& opti
     if (m_options.separateParticles) {
         m_options.cudaGraph = false;
     }
+    if (m_options.communicator != nullptr && m_options.gradientBucketBytes > 0) {
+        GradientBucketSizes sizes;
+        sizes.bucketBytes = m_options.gradientBucketBytes;
+        sizes.firstBucketBytes = std::min(sizes.firstBucketBytes, sizes.bucketBytes);
+        m_reducer = std::make_unique<GradientReducer>(m_optimizer.parameters(), m_optimizer.flatGradients(),
+                                                      *m_options.communicator, sizes);
+    }
     if (m_options.cudaGraph) {
         m_graph = std::make_unique<Graph>();
         m_graphStatus = "waiting for warm-up";
@@ -83,14 +92,12 @@ void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labe
     logits = logits.to(torch::kFloat32);
     const ObjectiveTerms terms = m_objective.compute(logits, labels, m_model->classifierWeights());
     if (scaled) {
-        (terms.total * m_lossScale).backward();
-        averageGradientsOverRanks(); // every rank then finds the same overflow and takes the same step
+        backward(terms.total * m_lossScale);
         m_optimizer.stepUnscaled(m_lossScale, m_growthTracker, m_foundInf);
         torch::NoGradGuard noGrad;
         m_skippedSteps.add_(m_foundInf);
     } else {
-        terms.total.backward();
-        averageGradientsOverRanks();
+        backward(terms.total);
         m_optimizer.step();
     }
     torch::NoGradGuard noGrad;
@@ -99,9 +106,22 @@ void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labe
     m_lastLoss.copy_(terms.total.detach());
 }
 
+void TrainStep::backward(const torch::Tensor& loss)
+{
+    if (m_reducer) {
+        m_reducer->beginBackward();
+    }
+    loss.backward();
+    averageGradientsOverRanks(); // every rank then finds the same overflow and takes the same step
+}
+
 void TrainStep::averageGradientsOverRanks()
 {
     if (m_options.communicator == nullptr) {
+        return;
+    }
+    if (m_reducer) {
+        m_reducer->finish();
         return;
     }
     // The parameters' gradients are views into this one buffer (flatsgd.h): one all-reduce.

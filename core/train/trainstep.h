@@ -17,6 +17,7 @@
 namespace lbd {
 
 class Communicator;
+class GradientReducer;
 
 // The autocast type of a precision on a device: kHalf / kBFloat16 on CUDA, kFloat32 on the CPU
 // (which trains in fp32 whatever the setting).
@@ -35,6 +36,10 @@ struct TrainStepOptions {
     // With a communicator: batch norm over the global batch (core/dist/syncbatchnorm.h) instead of
     // each rank's share.
     bool syncBatchNorm = false;
+    // With a communicator: the gradients are all-reduced in buckets of about this many bytes, each
+    // started during the backward pass as soon as its gradients are complete (gradientreducer.h);
+    // 0: one all-reduce of the whole buffer after the backward pass.
+    int64_t gradientBucketBytes = 25 << 20;
 };
 
 class TrainStep {
@@ -57,6 +62,8 @@ public:
     bool usingCudaGraph() const;
     int64_t skippedSteps() const; // fp16 steps skipped for non-finite gradients; waits for the device
     std::string graphStatus() const { return m_graphStatus; }
+    // Data-parallel with gradient buckets: the reducer (bucket count, overlap); else nullptr.
+    const GradientReducer* gradientReducer() const { return m_reducer.get(); }
 
     // The fp16 loss scaler (scale, growth tracker, skipped steps) as a CPU float tensor [3], for
     // checkpoints; restoring it lets a resumed run go on with the scale it had reached instead
@@ -67,12 +74,14 @@ public:
 private:
     void eagerStep(const torch::Tensor& images, const torch::Tensor& labels);
     void averageGradientsOverRanks();
+    void backward(const torch::Tensor& loss);
 
     ParticleModel m_model;
     LbdObjective& m_objective;
     FlatSgd& m_optimizer;
     torch::Device m_device;
     TrainStepOptions m_options;
+    std::unique_ptr<GradientReducer> m_reducer; // data-parallel with buckets only
 
     torch::Tensor m_sums;    // [6]: total, weighted CE, utility, utility weight, repulsive, a(e)
     torch::Tensor m_correct; // int64 scalar

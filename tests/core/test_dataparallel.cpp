@@ -3,6 +3,7 @@
 // (batch norm per rank: each half's forward sees its own batch statistics), and stay identical;
 // with synchronised batch norm they take one process's step on the whole batch.
 #include "core/dist/communicator.h"
+#include "core/dist/gradientreducer.h"
 #include "core/dist/syncbatchnorm.h"
 #include "core/lbd/objective.h"
 #include "core/model/modelfactory.h"
@@ -157,8 +158,19 @@ private slots:
         QVERIFY(torch::allclose(means[0], torch::cat({wholeMean, wholeVar}), 1e-5, 1e-5));
     }
 
+    // Gradients averaged in DDP-style buckets started from the backward pass (the default, and
+    // buckets of a few parameters each) or in one all-reduce after it: the same step.
+    void twoRanksTakeTheAveragedStepOfTheirHalves_data()
+    {
+        QTest::addColumn<qint64>("bucketBytes");
+        QTest::newRow("default buckets (25 MB: one here)") << qint64(TrainStepOptions{}.gradientBucketBytes);
+        QTest::newRow("64-byte buckets, overlapped") << qint64(64);
+        QTest::newRow("one all-reduce after backward") << qint64(0);
+    }
+
     void twoRanksTakeTheAveragedStepOfTheirHalves()
     {
+        QFETCH(qint64, bucketBytes);
         if (!distributedAvailable()) {
             QSKIP("this LibTorch has no c10d/Gloo");
         }
@@ -185,18 +197,31 @@ private slots:
         // Two ranks, each with its own replica, its half, and the gradients averaged by Gloo.
         Replica replicas[2] = {makeReplica(), makeReplica()};
         const int port = freeLocalPort();
-        std::vector<int64_t> images(2);
+        std::vector<int64_t> images(2), buckets(2), overlapped(2);
         runTwoRanks([&](int r) {
             Communicator communicator(rankOf(r, port));
             TrainStepOptions options;
             options.communicator = &communicator;
+            options.gradientBucketBytes = bucketBytes;
             TrainStep trainStep(replicas[r].model, *replicas[r].objective, *replicas[r].optimizer, torch::kCPU, options);
             for (int step = 0; step < kSteps; ++step) {
                 trainStep.run(batches.images[step].narrow(0, r * half, half), batches.labels[step].narrow(0, r * half, half));
             }
             trainStep.reduceEpochSums();
             images[r] = trainStep.epochImages();
+            const GradientReducer* reducer = trainStep.gradientReducer();
+            buckets[r] = reducer ? reducer->bucketCount() : 0;
+            overlapped[r] = reducer ? reducer->bucketsStartedDuringBackward() : 0;
         });
+        if (bucketBytes == 0) {
+            QCOMPARE(buckets, (std::vector<int64_t>{0, 0}));
+        } else if (bucketBytes < 1024) {
+            // About a bucket per parameter, and most of them start while backward still runs
+            // (the ones whose parameters it reaches last, the stem's, start at its end).
+            QVERIFY2(buckets[0] >= 4, qPrintable(QString("%1 buckets").arg(buckets[0])));
+            QVERIFY2(overlapped[0] >= buckets[0] / 2,
+                     qPrintable(QString("%1 of %2 buckets started during backward").arg(overlapped[0]).arg(buckets[0])));
+        }
         // The epoch's count covers both ranks' images.
         QCOMPARE(images, (std::vector<int64_t>{kSteps * kBatch, kSteps * kBatch}));
 

@@ -4,7 +4,9 @@
 # N = 1, 2, 4 (those the machine has), fixed per-GPU batch, all in one call:
 #   ResNet-50, M = 3, 224 x 224 x 3 synthetic images, 1000 classes, batch 64 per GPU
 #   ResNet-32, M = 3, 32 x 32 x 1 (Fashion-MNIST-LT's shape), batch 128 per GPU
-# N = 1 is the ordinary single-GPU path (it captures the step in a CUDA graph; the ranks do not).
+# N = 1 is the ordinary single-GPU path (it captures the step in a CUDA graph; the ranks do not),
+# measured again without the graph (the ranks' path); N > 1 with the gradient all-reduce in
+# buckets overlapped with the backward pass (the default) and in one all-reduce after it.
 # Writes scaling-*.json and scaling.txt into $OUT. NVLink multicast stays off (NCCL_NVLS_ENABLE=0,
 # as the device machines set it; set here too so that nobody switches it on by accident).
 #   tools/gpu/scaling.sh [SECONDS]      (per measurement, default 15)
@@ -34,11 +36,15 @@ measure() { # $1 label, $2 GPUs, rest: bench options
   # also computed against (on 2026-11-27 the ranks ran faster per GPU than the graph path).
   measure resnet50-eager 1 --no-cuda-graph --arch resnet50 --particles 3 --batch 64 --image-size 224 --channels 3 --classes 1000 --train-images 2000
   measure resnet32-eager 1 --no-cuda-graph --arch resnet32 --particles 3 --batch 128
+  # Ranks all-reduce their gradients in 25 MB buckets started during the backward pass (the
+  # default); "-onereduce" measures the same with one all-reduce after it (--bucket-mb 0).
   for n in "${counts[@]}"; do
     measure resnet50 "$n" --arch resnet50 --particles 3 --batch 64 --image-size 224 --channels 3 --classes 1000 --train-images 2000
+    [ "$n" -gt 1 ] && measure resnet50-onereduce "$n" --bucket-mb 0 --arch resnet50 --particles 3 --batch 64 --image-size 224 --channels 3 --classes 1000 --train-images 2000
   done
   for n in "${counts[@]}"; do
     measure resnet32 "$n" --arch resnet32 --particles 3 --batch 128
+    [ "$n" -gt 1 ] && measure resnet32-onereduce "$n" --bucket-mb 0 --arch resnet32 --particles 3 --batch 128
   done
   python3 - "$out" <<'PY'
 import glob, json, os, sys
@@ -48,8 +54,9 @@ def rate(name):
         return json.load(open(os.path.join(out, name)))["results"][0]["images_per_second"]
     except (OSError, ValueError, KeyError, IndexError):
         return None
-for arch in ("resnet50", "resnet32"):
-    graph, eager = rate(f"scaling-{arch}-1.json"), rate(f"scaling-{arch}-eager-1.json")
+for arch, base in (("resnet50", "resnet50"), ("resnet50-onereduce", "resnet50"), ("resnet32", "resnet32"),
+                   ("resnet32-onereduce", "resnet32")):
+    graph, eager = rate(f"scaling-{base}-1.json"), rate(f"scaling-{base}-eager-1.json")
     for n in (1, 2, 4, 8):
         r = rate(f"scaling-{arch}-{n}.json")
         if r is None:

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Issue 15's accuracy parity: the Fashion-MNIST-LT recipe (preset fashion-mnist-lt, global batch
+# 128) trained data-parallel on 2 GPUs (`lbd train --gpus 2`: 64 images per GPU, gradients
+# all-reduced through NCCL in buckets during the backward pass), seeds 0 and 1. Bar: >= 90.5 %
+# overall and >= 88 % tail test accuracy for both seeds, as the single-GPU recipe.
+# With 4 GPUs both seeds train at once (seed 0 on GPUs 0-1, seed 1 on GPUs 2-3), else one after
+# the other. Build first (tools/gpu/paper-studies.sh build); Fashion-MNIST travels in .deps/fmnist.
+#   tools/gpu/parity.sh start      starts them in the background, returns
+#   tools/gpu/parity.sh collect    waits (at most $LBD_WAIT s, default 420) and writes parity.txt
+#                                  and the runs' small files (parity-runs.tar.gz) into $OUT
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+work="${LBD_GPU_WORK:-/tmp/lbd-gpu}/parity"
+out="${OUT:-/tmp/lbd-gpu/out}"
+lbd="$PWD/build-gpu/app/lbd"
+data="$PWD/.deps/fmnist"
+export NCCL_NVLS_ENABLE=0
+mkdir -p "$work" "$out"
+
+train() { # $1 seed, $2 visible GPUs
+  CUDA_VISIBLE_DEVICES=$2 "$lbd" train --preset fashion-mnist-lt --gpus 2 --seed "$1" --out "$work/seed$1" \
+    --set "data.data_dir=$data" > "$work/seed$1.log" 2>&1
+  echo "exit $?" > "$work/seed$1.done"
+}
+
+case "${1:-}" in
+  start)
+    rm -rf "$work"/seed*
+    gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
+    export -f train
+    export work lbd data
+    if [ "$gpus" -ge 4 ]; then
+      nohup setsid bash -c "train 0 0,1" > /dev/null 2>&1 < /dev/null &
+      nohup setsid bash -c "train 1 2,3" > /dev/null 2>&1 < /dev/null &
+    else
+      nohup setsid bash -c "train 0 0,1; train 1 0,1" > /dev/null 2>&1 < /dev/null &
+    fi
+    echo "parity: started $(date -u +%FT%TZ) on $gpus GPUs"
+    ;;
+  collect)
+    waited=0
+    while { [ ! -f "$work/seed0.done" ] || [ ! -f "$work/seed1.done" ]; } && [ "$waited" -lt "${LBD_WAIT:-420}" ]; do
+      sleep 10; waited=$((waited + 10))
+    done
+    {
+      echo "date $(date -u +%FT%TZ), waited ${waited} s"
+      nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1
+      for seed in 0 1; do
+        echo "== seed $seed: $(cat "$work/seed$seed.done" 2>/dev/null || echo 'not finished')"
+        grep -E "rank|collectives|buckets|error|failed" "$work/seed$seed.log" | head -6
+        tail -4 "$work/seed$seed.log"
+      done
+      python3 - "$work" <<'PY'
+import json, os, sys
+work = sys.argv[1]
+for seed in (0, 1):
+    run = os.path.join(work, f"seed{seed}")
+    try:
+        report = json.load(open(os.path.join(run, "report.json")))
+        epochs = [json.loads(l) for l in open(os.path.join(run, "metrics.jsonl"))]
+    except (OSError, ValueError) as error:
+        print(f"seed {seed}: no report ({error})")
+        continue
+    acc = report["evaluation"]["accuracy"]
+    rates = [e["images_per_second"] for e in epochs if e.get("images_per_second")]
+    thirds = {r["region"]: r["accuracy"] for r in report["evaluation"]["regions"]["thirds"]}
+    regions = ", ".join(f"{name} {value * 100:.2f} %" for name, value in thirds.items() if value is not None)
+    print(f"seed {seed}: overall {acc['accuracy'] * 100:.2f} %, {regions}, "
+          f"epochs {len(epochs)}, median images/s {sorted(rates)[len(rates) // 2] if rates else 'n/a'}, device {report.get('device')}")
+PY
+    } 2>&1 | tee "$out/parity.txt"
+    tar -czf "$out/parity-runs.tar.gz" -C "$work" --exclude='*.pt' --exclude='*.pt.tmp' . 2>/dev/null || true
+    ;;
+  *) echo "usage: $0 start|collect" >&2; exit 2 ;;
+esac
