@@ -9,7 +9,7 @@
 # buckets overlapped with the backward pass (the default) and in one all-reduce after it.
 # Writes scaling-*.json and scaling.txt into $OUT. NVLink multicast stays off (NCCL_NVLS_ENABLE=0,
 # as the device machines set it; set here too so that nobody switches it on by accident).
-#   tools/gpu/scaling.sh [SECONDS]      (per measurement, default 15)
+#   tools/gpu/scaling.sh [SECONDS]      (per measurement, default 15; LBD_SCALING_MAX_GPUS=2: N <= 2)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp/lbd-gpu/out}"
@@ -19,7 +19,8 @@ export NCCL_NVLS_ENABLE=0
 mkdir -p "$out"
 gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
 counts=()
-for n in 1 2 4 8; do [ "$n" -le "$gpus" ] && counts+=("$n"); done
+max="${LBD_SCALING_MAX_GPUS:-$gpus}" # e.g. 2: issue 15's 1- and 2-GPU figures only
+for n in 1 2 4 8; do [ "$n" -le "$gpus" ] && [ "$n" -le "$max" ] && counts+=("$n"); done
 measure() { # $1 label, $2 GPUs, rest: bench options
   local label=$1 n=$2
   shift 2
