@@ -30,13 +30,28 @@ void forwardInterrupt(int signal)
 
 std::vector<std::string> rankArguments(const std::vector<std::string>& arguments, const std::vector<std::string>& extra, int rank)
 {
+    // Dropped: the launch options, and any option that `extra` sets (--gpus N puts rank r on
+    // cuda:r whatever --device the user gave: a second --device would be refused by the rank).
+    std::vector<std::string> dropped{"--processes", "--gpus"};
+    for (const std::string& argument : extra) {
+        if (argument.rfind("--", 0) == 0) {
+            dropped.push_back(argument);
+        }
+    }
+    const auto isDropped = [&](const std::string& argument) {
+        for (const std::string& name : dropped) {
+            if (argument == name || argument.rfind(name + "=", 0) == 0) {
+                return true;
+            }
+        }
+        return false;
+    };
     std::vector<std::string> out;
     for (size_t i = 0; i < arguments.size(); ++i) {
-        if (arguments[i] == "--processes" || arguments[i] == "--gpus") {
-            ++i; // and its value
-            continue;
-        }
-        if (arguments[i].rfind("--processes=", 0) == 0 || arguments[i].rfind("--gpus=", 0) == 0) {
+        if (isDropped(arguments[i])) {
+            if (arguments[i].find('=') == std::string::npos) {
+                ++i; // and its value
+            }
             continue;
         }
         out.push_back(arguments[i]);

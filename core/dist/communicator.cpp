@@ -100,6 +100,15 @@ void PendingCollective::wait()
     }
 }
 
+bool cpuCollectivesAvailable()
+{
+#ifdef LBD_HAVE_GLOO
+    return true;
+#else
+    return false;
+#endif
+}
+
 #ifdef LBD_HAVE_C10D
 
 bool distributedAvailable()
@@ -160,6 +169,11 @@ void collective(const DistributedSpec& spec, const std::string& what, Action act
 Communicator::Communicator(const DistributedSpec& spec, const torch::Device& device)
     : m_spec(spec), m_group(std::make_unique<Group>())
 {
+    if (!device.is_cuda() && !cpuCollectivesAvailable()) { // said before any rank waits on a store
+        throw RunError("rank " + std::to_string(spec.rank) + " of " + std::to_string(spec.worldSize)
+                       + ": this build of lbd has no Gloo (its LibTorch ships no Gloo headers): data-parallel "
+                         "training needs --device cuda (NCCL)");
+    }
     m_group->device = device;
     collective(m_spec, "joining the group at " + m_spec.masterAddress + ":" + std::to_string(m_spec.masterPort), [&] {
                    c10d::TCPStoreOptions options;
@@ -219,11 +233,31 @@ std::string Communicator::backendName() const
     return "gloo";
 }
 
+namespace {
+
+// NCCL carries device tensors only: a host tensor (a checkpoint's loss-scaler state, a stop flag)
+// goes through a copy on this rank's device, and comes back.
+template <typename Operation>
+void onCollectiveDevice(torch::Tensor& tensor, bool deviceOnly, const torch::Device& device, Operation operation)
+{
+    if (!deviceOnly || tensor.device() == device) {
+        operation(tensor);
+        return;
+    }
+    torch::Tensor staged = tensor.to(device);
+    operation(staged);
+    tensor.copy_(staged);
+}
+
+} // namespace
+
 void Communicator::allReduceSum(torch::Tensor& tensor)
 {
     collective(m_spec, "all-reduce", [&] {
-        std::vector<torch::Tensor> tensors{tensor};
-        m_group->run([&](auto& group) { group.allreduce(tensors)->wait(); });
+        onCollectiveDevice(tensor, backendName() == "nccl", m_group->device, [&](torch::Tensor& onDevice) {
+            std::vector<torch::Tensor> tensors{onDevice};
+            m_group->run([&](auto& group) { group.allreduce(tensors)->wait(); });
+        });
     });
 }
 
@@ -244,10 +278,12 @@ PendingCollective Communicator::allReduceSumAsync(const torch::Tensor& tensor)
 void Communicator::broadcast(torch::Tensor& tensor, int root)
 {
     collective(m_spec, "broadcast", [&] {
-        std::vector<torch::Tensor> tensors{tensor};
-        c10d::BroadcastOptions options;
-        options.rootRank = root;
-        m_group->run([&](auto& group) { group.broadcast(tensors, options)->wait(); });
+        onCollectiveDevice(tensor, backendName() == "nccl", m_group->device, [&](torch::Tensor& onDevice) {
+            std::vector<torch::Tensor> tensors{onDevice};
+            c10d::BroadcastOptions options;
+            options.rootRank = root;
+            m_group->run([&](auto& group) { group.broadcast(tensors, options)->wait(); });
+        });
     });
 }
 

@@ -18,6 +18,9 @@ namespace lbd {
 
 // Whether this build has c10d with Gloo (Debian's LibTorch and pip's PyTorch both do).
 bool distributedAvailable();
+// Whether ranks can exchange CPU tensors (c10d with Gloo): pip's PyTorch 2.11 ships no Gloo
+// headers, so a build against it trains data-parallel on CUDA (NCCL) only.
+bool cpuCollectivesAvailable();
 
 // A collective started without waiting for it (Communicator::allReduceSumAsync). Its tensor
 // must not be read or written until wait() has returned; on CUDA, wait() orders the calling
