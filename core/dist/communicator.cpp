@@ -5,7 +5,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
 #include <limits>
+#include <thread>
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -210,6 +212,11 @@ Communicator::Communicator(const DistributedSpec& spec, const torch::Device& dev
 
 Communicator::~Communicator()
 {
+    // Rank 1 of 2 ended with SIGSEGV after a finished run and after a failed one (PyTorch 2.11,
+    // NCCL, 2026-11-27), rank 0 never: rank 0 hosts the store the process groups were made with,
+    // and left while the others were still taking theirs down. So every rank shuts its group down
+    // and destroys it before its store; the ranks > 0 then say so in the store, and rank 0 keeps
+    // the store up until they all have, or a few seconds have passed (a rank that died says nothing).
 #ifdef LBD_HAVE_NCCL
 #if LBD_TORCH_AT_LEAST(2, 4)
     // Ends NCCL's watchdog and communicators in order (the destructor would warn that nobody did).
@@ -220,7 +227,26 @@ Communicator::~Communicator()
         }
     }
 #endif
+    m_group->nccl.reset();
 #endif
+#ifdef LBD_HAVE_GLOO
+    m_group->gloo.reset();
+#endif
+    if (!m_group->store) {
+        return;
+    }
+    try {
+        static const std::string kLeft = "lbd/ranks-left";
+        if (m_spec.rank != 0) {
+            m_group->store->add(kLeft, 1);
+            return;
+        }
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (m_group->store->add(kLeft, 0) < m_spec.worldSize - 1 && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+    } catch (const std::exception&) { // the store or a peer already gone: nothing to wait for
+    }
 }
 
 std::string Communicator::backendName() const

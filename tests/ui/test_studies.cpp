@@ -22,6 +22,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
@@ -205,8 +206,15 @@ private slots:
     void stopThenContinue()
     {
         StudiesPage page;
-        prepare(page, QStringLiteral("long"), tinyStudy(QStringLiteral("long"), 40, R"([{"label": "LBD"}])"));
+        // Long enough that Stop lands mid-run wherever it trains; on the CPU, as the page picks the
+        // first GPU where there is one and a tiny run on an H200 (2026-11-27) could end before the
+        // click: Stop and Continue are the page's logic, not the device's.
+        prepare(page, QStringLiteral("long"), tinyStudy(QStringLiteral("long"), 200, R"([{"label": "LBD"}])"));
         page.setupPanel()->setParallel(2);
+        auto* device = page.setupPanel()->findChild<QComboBox*>(QStringLiteral("studyDevice"));
+        QVERIFY(device);
+        device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+        QCOMPARE(device->currentData().toString(), QStringLiteral("cpu"));
         QSignalSpy done(&page, &StudiesPage::studyFinished);
         QVERIFY2(page.startStudy(), qPrintable(page.lastMessage()));
         StudyRunModel* runs = page.runModel();
