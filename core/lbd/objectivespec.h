@@ -92,6 +92,15 @@ void applyBaseline(Baseline baseline, int epochs, ObjectiveSpec& objective, int6
 // (measured: quick-cpu with tail:2 under `paper` at alpha 0.002 collapsed to 10 % accuracy).
 std::optional<std::string> trainingUtilityWarning(const ObjectiveSpec& objective, const UtilityMatrix& utility);
 
+// The reason this discrepancy ratio changes the utility term's strength, or nothing. The utility
+// term is multiplied by the class weights w without normalisation (the weighted cross-entropy
+// divides by their sum, so their scale cancels there), and only the effective-number weights
+// are rescaled to sum to C: on Fashion-MNIST-LT they are 240-317x the linear ones, and that cell
+// diverged at the DRW epoch in 2 of 2 seeds at the recipe's alpha (tuned with linear). Warns when
+// the largest weight is over 4x (or under 1/4 of) the linear ratio's largest, with the factor.
+std::optional<std::string> utilityScaleWarning(const ObjectiveSpec& objective, const UtilityMatrix& utility,
+                                               const std::vector<int64_t>& trainCounts);
+
 const std::vector<Baseline>& allBaselines();
 std::string baselineName(Baseline baseline);         // "lbd", "ce", "cb", "ldam-drw", "ensemble"
 std::string baselineTitle(Baseline baseline);        // "LBD", "CE", "CB loss", "LDAM-DRW", "Ensemble"

@@ -184,6 +184,9 @@ void TrainingSession::State::buildModelAndObjective()
     if (const auto warning = trainingUtilityWarning(objectiveSpec, trainingUtility)) {
         message("warning: " + *warning);
     }
+    if (const auto warning = utilityScaleWarning(objectiveSpec, trainingUtility, data.trainCounts)) {
+        message("warning: " + *warning);
+    }
     if (const auto warning = decisionRuleWarning(config.decision.rule, decisionUtility)) {
         message("warning: " + *warning);
     }

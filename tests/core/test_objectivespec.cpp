@@ -98,6 +98,34 @@ private slots:
         }
         QVERIFY(test::throwsInputError([] { parseUtilityForm("strong"); }, {"strong"}));
     }
+
+    // Fashion-MNIST-LT's counts (6,000 down to 60): the effective-number weights are 240-317x the
+    // linear ones (tail 3.99 against 1/60; lbd-math.md section 4), so the utility term they
+    // multiply is about 239x stronger at the same alpha (the largest weights' ratio).
+    void utilityScaleWarningNamesTheFactor()
+    {
+        const std::vector<int64_t> counts = {6000, 3596, 2156, 1292, 774, 464, 278, 166, 100, 60};
+        const auto tail = UtilityMatrix::tailSensitive(10, 1.0);
+        ObjectiveSpec spec;
+        QVERIFY(!utilityScaleWarning(spec, tail, counts)); // linear: the reference
+        spec.discrepancy.kind = DiscrepancyKind::EffectiveNumber;
+        const auto effective = utilityScaleWarning(spec, tail, counts);
+        QVERIFY(effective.has_value());
+        QVERIFY2(effective->find("239x the linear ratio's") != std::string::npos, effective->c_str());
+        QVERIFY2(effective->find("largest 3.99 against 0.0167") != std::string::npos, effective->c_str());
+        QVERIFY(effective->find("stronger") != std::string::npos);
+        spec.discrepancy.kind = DiscrepancyKind::Constant; // 1 against 1/60: 60x
+        QVERIFY(utilityScaleWarning(spec, tail, counts)->find("60x") != std::string::npos);
+        spec.discrepancy.kind = DiscrepancyKind::Sqrt; // 1/sqrt(60) against 1/60: 7.75x
+        QVERIFY(utilityScaleWarning(spec, tail, counts)->find("7.75x") != std::string::npos);
+        spec.discrepancy.kind = DiscrepancyKind::Power; // n^-0.9: 60^0.1 = 1.5x, about the same
+        spec.discrepancy.gamma = 0.9;
+        QVERIFY(!utilityScaleWarning(spec, tail, counts));
+        spec.discrepancy.kind = DiscrepancyKind::EffectiveNumber;
+        QVERIFY(!utilityScaleWarning(spec, UtilityMatrix::oneHot(10), counts)); // no utility term to scale
+        spec.utilityTerm = false;
+        QVERIFY(!utilityScaleWarning(spec, tail, counts));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestObjectiveSpec)

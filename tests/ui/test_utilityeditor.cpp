@@ -400,6 +400,29 @@ private slots:
         QVERIFY(objective->trainingWarningText().isEmpty());
     }
 
+    // The ratio scales the utility term (core's utilityScaleWarning): where the user picks the
+    // effective number with a utility term on Fashion-MNIST-LT's counts, the panel says how much
+    // stronger the term gets; back to linear, it says nothing.
+    void discrepancyRatioWarnsOfTheUtilityTermsScale()
+    {
+        MainWindow window;
+        ExperimentPanel* panel = window.experimentPanel();
+        lbd::TrainConfig config = test::tinyConfig(1);
+        config.objective.utility = lbd::utilityFromSpec("tail:1");
+        panel->setConfig(config);
+        ObjectiveSection* objective = panel->objectiveSection();
+        objective->setClassCounts({6000, 3596, 2156, 1292, 774, 464, 278, 166, 100, 60});
+        auto* ratio = panel->findChild<QComboBox*>(QStringLiteral("discrepancy"));
+        QVERIFY(ratio);
+        ratio->setCurrentIndex(ratio->findData(int(lbd::DiscrepancyKind::Linear)));
+        QVERIFY2(objective->trainingWarningText().isEmpty(), qPrintable(objective->trainingWarningText()));
+        ratio->setCurrentIndex(ratio->findData(int(lbd::DiscrepancyKind::EffectiveNumber)));
+        QVERIFY2(objective->trainingWarningText().contains(QStringLiteral("239x the linear ratio's")),
+                 qPrintable(objective->trainingWarningText()));
+        ratio->setCurrentIndex(ratio->findData(int(lbd::DiscrepancyKind::Linear)));
+        QVERIFY(objective->trainingWarningText().isEmpty());
+    }
+
     void ruleAndDeferAreOneSettingOnEveryPage()
     {
         MainWindow window;

@@ -350,9 +350,20 @@ void ObjectiveSection::updateTrainingWarning()
     objective.utilityTerm = m_utilityTerm->isChecked();
     objective.utilityForm = static_cast<lbd::UtilityForm>(m_utilityForm->currentData().toInt());
     objective.alpha = m_alpha->value();
-    const auto warning = matrix.empty() ? std::nullopt : lbd::trainingUtilityWarning(objective, matrix);
-    m_trainingWarning->setText(warning ? tr("Warning: %1.").arg(QString::fromStdString(*warning)) : QString());
-    m_trainingWarning->setVisible(warning.has_value());
+    objective.discrepancy.kind = static_cast<lbd::DiscrepancyKind>(m_discrepancy->currentData().toInt());
+    objective.discrepancy.beta = m_beta->value();
+    objective.discrepancy.gamma = m_gamma->value();
+    QStringList warnings;
+    if (!matrix.empty()) {
+        for (const auto& warning : {lbd::trainingUtilityWarning(objective, matrix),
+                                    lbd::utilityScaleWarning(objective, matrix, m_counts)}) {
+            if (warning) {
+                warnings << tr("Warning: %1.").arg(QString::fromStdString(*warning));
+            }
+        }
+    }
+    m_trainingWarning->setText(warnings.join(QLatin1Char('\n')));
+    m_trainingWarning->setVisible(!warnings.isEmpty());
 }
 
 QString ObjectiveSection::trainingWarningText() const
@@ -424,6 +435,7 @@ void ObjectiveSection::updateDiscrepancy()
         m_formula->setText(QString::fromStdString(lbd::discrepancyFormula(kind))
                            + tr("   (tail/head weight %1x)").arg(ratio, 0, 'g', 3));
     }
+    updateTrainingWarning(); // the utility term's strength follows the weights' scale
 }
 
 } // namespace lbd::ui
