@@ -5,6 +5,7 @@
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
 #include "core/data/decodebenchmark.h"
+#include "datasets/common/imagedecoder.h"
 #include "core/dist/distributedspec.h"
 #include "core/model/batchnormrelu.h"
 #include "core/train/trainingbenchmark.h"
@@ -141,7 +142,7 @@ nlohmann::json benchDecoding(const BenchOptions& o, bool quiet)
         results.push_back({{"benchmark", "decode"},
                            {"pipeline", "JPEG " + std::to_string(options.sourceWidth) + "x" + std::to_string(options.sourceHeight)
                                             + " colour -> decode + resize to 3x" + std::to_string(options.outputSize) + "x"
-                                            + std::to_string(options.outputSize) + " uint8 (OpenCV, as the streaming batcher)"},
+                                            + std::to_string(options.outputSize) + " uint8 (" + imageDecoderName() + ", as the streaming batcher)"},
                            {"mean_file_bytes", benchmark.meanFileBytes},
                            {"threads", result.threads},
                            {"images", result.images},

@@ -2,23 +2,11 @@
 
 #include "core/util/error.h"
 #include "core/util/namedchoice.h"
+#include "core/util/numbertext.h"
 
 #include <cmath>
-#include <sstream>
 
 namespace lbd {
-
-namespace {
-
-std::string numberText(double value)
-{
-    std::ostringstream out;
-    out.precision(17);
-    out << value;
-    return out.str();
-}
-
-} // namespace
 
 void DiscrepancySpec::validate() const
 {
@@ -57,6 +45,22 @@ std::string discrepancyKindName(DiscrepancyKind kind)
 DiscrepancyKind parseDiscrepancyKind(const std::string& text)
 {
     return parseNamedChoice(text, allDiscrepancyKinds(), discrepancyKindName, "discrepancy ratio");
+}
+
+const std::vector<RatioScale>& allRatioScales()
+{
+    static const std::vector<RatioScale> scales = {RatioScale::Published, RatioScale::AsLinear};
+    return scales;
+}
+
+std::string ratioScaleName(RatioScale scale)
+{
+    return scale == RatioScale::AsLinear ? "as-linear" : "published";
+}
+
+RatioScale parseRatioScale(const std::string& text)
+{
+    return parseNamedChoice(text, allRatioScales(), ratioScaleName, "ratio scale");
 }
 
 std::string discrepancyFormula(DiscrepancyKind kind)
@@ -124,6 +128,16 @@ std::vector<double> classWeights(const std::vector<int64_t>& trainCounts, const 
         }
         for (double& w : weights) {
             w *= static_cast<double>(weights.size()) / sum;
+        }
+    }
+    if (spec.scale == RatioScale::AsLinear) {
+        double sum = 0.0, linearSum = 0.0;
+        for (size_t c = 0; c < weights.size(); ++c) {
+            sum += weights[c];
+            linearSum += 1.0 / static_cast<double>(trainCounts[c]);
+        }
+        for (double& w : weights) {
+            w *= linearSum / sum;
         }
     }
     for (size_t c = 0; c < weights.size(); ++c) {

@@ -16,8 +16,17 @@ enum class DiscrepancyKind {
     Power,           // f(n) = n^gamma
 };
 
+// How the weights are scaled. Their scale cancels in the weighted cross-entropy (divided by the
+// batch's weight sum) but not in the utility term, which they multiply: `Published` keeps each
+// ratio as lbd-math.md section 4 and the published code have it (only the effective number is
+// rescaled, to sum to C: on Fashion-MNIST-LT its weights are then 239x the linear ones); `AsLinear`
+// rescales every ratio so that its weights sum like the linear ratio's, so that a change of ratio
+// does not also change the utility term's overall strength (linear itself is unchanged).
+enum class RatioScale { Published, AsLinear };
+
 struct DiscrepancySpec {
     DiscrepancyKind kind = DiscrepancyKind::Linear;
+    RatioScale scale = RatioScale::Published;
     double beta = 0.9999; // effective number only; must lie in (0, 1)
     double gamma = 1.0;   // power only; any finite value
 
@@ -31,6 +40,9 @@ const std::vector<DiscrepancyKind>& allDiscrepancyKinds();
 std::string discrepancyKindName(DiscrepancyKind kind);           // "linear", "effective", ...
 DiscrepancyKind parseDiscrepancyKind(const std::string& text);   // throws InputError
 std::string discrepancyFormula(DiscrepancyKind kind);            // "w_c = 1 / n_c" (tooltip text, ASCII)
+const std::vector<RatioScale>& allRatioScales();
+std::string ratioScaleName(RatioScale scale);                    // "published", "as-linear"
+RatioScale parseRatioScale(const std::string& text);             // throws InputError
 
 // w_c for every class, in class order. Throws InputError for an invalid spec, no classes,
 // or a class with fewer than one training image.

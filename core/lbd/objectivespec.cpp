@@ -2,22 +2,14 @@
 
 #include "core/util/error.h"
 #include "core/util/namedchoice.h"
+#include "core/util/numbertext.h"
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace lbd {
 
 namespace {
-
-std::string numberText(double value)
-{
-    std::ostringstream out;
-    out.precision(17);
-    out << value;
-    return out.str();
-}
 
 // The comparisons are written so that NaN fails them.
 void requirePositiveFinite(double value, const char* field)
@@ -211,18 +203,6 @@ std::optional<std::string> trainingUtilityWarning(const ObjectiveSpec& objective
           "under 'paper' at alpha 0.002 fell to 10 % accuracy); use the bounded form or a much larger alpha";
 }
 
-namespace {
-
-std::string threeDigits(double value)
-{
-    std::ostringstream out;
-    out.precision(3);
-    out << value;
-    return out.str();
-}
-
-} // namespace
-
 std::optional<std::string> utilityScaleWarning(const ObjectiveSpec& objective, const UtilityMatrix& utility,
                                                const std::vector<int64_t>& trainCounts)
 {
@@ -246,12 +226,13 @@ std::optional<std::string> utilityScaleWarning(const ObjectiveSpec& objective, c
         return std::nullopt;
     }
     const std::string name = discrepancyKindName(objective.discrepancy.kind);
-    return "the " + name + " ratio's class weights are " + threeDigits(factor) + "x the linear ratio's (largest "
-        + threeDigits(largest) + " against " + threeDigits(largestLinear)
+    return "the " + name + " ratio's class weights are " + numberText(factor, 3) + "x the linear ratio's (largest "
+        + numberText(largest, 3) + " against " + numberText(largestLinear, 3)
         + "), and the utility term is multiplied by them without normalisation: at the same alpha it is about "
-        + threeDigits(factor) + "x " + (factor > 1 ? "stronger" : "weaker")
+        + numberText(factor, 3) + "x " + (factor > 1 ? "stronger" : "weaker")
         + " than with the linear ratio (on Fashion-MNIST-LT the effective-number ratio diverged at the DRW epoch "
-          "in 2 of 2 seeds at alpha 0.002); to compare ratios, scale alpha by about that factor";
+          "in 2 of 2 seeds at alpha 0.002); to compare ratios, set objective.ratio_scale to as-linear (or scale alpha by "
+          "about that factor)";
 }
 
 } // namespace lbd

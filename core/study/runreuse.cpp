@@ -33,6 +33,12 @@ std::string runReuseKey(const json& runConfig)
         normal["train"].erase("device");
         normal["train"].erase("threads");
     }
+    // The linear ratio is its own reference: its weights are the same under either ratio scale
+    // (discrepancyratio.h), so the recipe trained under one is the recipe under the other.
+    json& objective = normal["objective"];
+    if (objective.is_object() && objective.value("discrepancy", "") == "linear") {
+        objective["ratio_scale"] = "published";
+    }
     return normal.dump();
 }
 

@@ -301,6 +301,11 @@ void addObjectiveFields(std::vector<ConfigField>& f)
 {
     f.push_back(named("objective.discrepancy", "discrepancy ratio f: w_c = 1/f(n_c)", "linear|effective|sqrt|log|constant|power",
                       [](C& c) -> auto& { return c.objective.discrepancy.kind; }, discrepancyKindName, parseDiscrepancyKind));
+    f.push_back(named("objective.ratio_scale",
+                      "scale of the class weights: published (only effective is rescaled, to sum to C) or as-linear "
+                      "(every ratio sums like linear, so the utility term keeps its strength across ratios)",
+                      "published|as-linear", [](C& c) -> auto& { return c.objective.discrepancy.scale; }, ratioScaleName,
+                      parseRatioScale));
     f.push_back(value("objective.beta", "beta of the effective number (discrepancy effective)",
                       [](C& c) -> auto& { return c.objective.discrepancy.beta; }));
     f.push_back(value("objective.gamma", "gamma of f(n) = n^gamma (discrepancy power)",

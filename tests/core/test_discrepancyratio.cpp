@@ -112,6 +112,30 @@ private slots:
         compareWeights(classWeights(kCounts, spec), {1.0, 1.0, 1.0});
     }
 
+    // as-linear: every ratio rescaled to the linear ratio's sum (here 0.01 + 0.1 + 1 = 1.11), the
+    // shape kept; linear itself unchanged. Effective: [0.0271587216, 0.2703688740, 2.7024724044]
+    // x 1.11 / 3 = [0.0100487270, 0.1000364834, 0.9999147896].
+    void asLinearScaleSumsLikeLinear()
+    {
+        auto asLinear = [](DiscrepancyKind kind) {
+            DiscrepancySpec spec = specOf(kind);
+            spec.scale = RatioScale::AsLinear;
+            return classWeights(kCounts, spec);
+        };
+        compareWeights(asLinear(DiscrepancyKind::Linear), {0.01, 0.1, 1.0});
+        compareWeights(asLinear(DiscrepancyKind::Constant), {0.37, 0.37, 0.37});
+        const double sqrtSum = 0.1 + 1.0 / std::sqrt(10.0) + 1.0;
+        compareWeights(asLinear(DiscrepancyKind::Sqrt), {0.1 * 1.11 / sqrtSum, 1.11 / std::sqrt(10.0) / sqrtSum, 1.11 / sqrtSum});
+        const auto effective = asLinear(DiscrepancyKind::EffectiveNumber);
+        QVERIFY(std::abs(effective[0] - 0.0100487270) < 1e-9);
+        QVERIFY(std::abs(effective[1] - 0.1000364834) < 1e-9);
+        QVERIFY(std::abs(effective[2] - 0.9999147896) < 1e-9);
+        QCOMPARE(ratioScaleName(RatioScale::AsLinear), std::string("as-linear"));
+        QVERIFY(parseRatioScale("published") == RatioScale::Published);
+        QVERIFY(parseRatioScale("as-linear") == RatioScale::AsLinear);
+        expectInputError([] { parseRatioScale("sum"); }, "ratio scale");
+    }
+
     void namesRoundTrip()
     {
         const std::vector<std::string> expected = {"linear", "effective", "sqrt", "log", "constant", "power"};

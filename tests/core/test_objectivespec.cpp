@@ -123,6 +123,9 @@ private slots:
         QVERIFY(!utilityScaleWarning(spec, tail, counts));
         spec.discrepancy.kind = DiscrepancyKind::EffectiveNumber;
         QVERIFY(!utilityScaleWarning(spec, UtilityMatrix::oneHot(10), counts)); // no utility term to scale
+        spec.discrepancy.scale = RatioScale::AsLinear; // summing like linear: the term keeps its strength
+        QVERIFY(!utilityScaleWarning(spec, tail, counts));
+        spec.discrepancy.scale = RatioScale::Published;
         spec.utilityTerm = false;
         QVERIFY(!utilityScaleWarning(spec, tail, counts));
     }

@@ -98,6 +98,11 @@ private slots:
             const std::string recipe = keyOf(methods, "LBD", seed);
             QCOMPARE(keyOf(builtIn("calibration"), "LBD (3)", seed), recipe);
             QCOMPARE(keyOf(builtIn("discrepancy"), "ratio=linear", seed), recipe);
+            // The linear ratio weighs alike under either scale: the fair study reuses the recipe,
+            // and its other cells are its own.
+            QCOMPARE(keyOf(builtIn("discrepancy-as-linear"), "ratio=linear", seed), recipe);
+            QVERIFY(keyOf(builtIn("discrepancy-as-linear"), "ratio=effective", seed)
+                    != keyOf(builtIn("discrepancy"), "ratio=effective", seed));
             QCOMPARE(keyOf(builtIn("particles"), "M=3", seed), recipe);
             QCOMPARE(keyOf(builtIn("repulsion"), "on", seed), recipe);
             QCOMPARE(keyOf(builtIn("utility"), "tail-sensitive", seed), recipe);
@@ -107,7 +112,7 @@ private slots:
         }
     }
 
-    // tools/gpu/paper-studies.sh trains paper-union-a and paper-union-b, then runs the six studies
+    // tools/gpu/paper-studies.sh trains paper-union-a and paper-union-b, then runs the built-in studies
     // with --reuse-from: every one of their runs must be among those, and no run is trained twice.
     void theGpuPlanCoversEveryBuiltInRun()
     {
@@ -124,8 +129,8 @@ private slots:
                 needed.insert(key);
             }
         }
-        // 15 configs x 3 seeds, less M = 1, 2, 5, 8 at seed 2 (the particle study uses 2 seeds).
-        QCOMPARE(needed.size(), size_t(15 * 3 - 4));
+        // 19 configs x 3 seeds, less M = 1, 2, 5, 8 at seed 2 (the particle study uses 2 seeds).
+        QCOMPARE(needed.size(), size_t(19 * 3 - 4));
         QCOMPARE(trained.size(), planned); // no config trained twice
         QCOMPARE(planned, needed.size());  // nothing trained that no study uses
     }

@@ -174,7 +174,7 @@ private slots:
     void everyBuiltInStudyResolvesAtBothScales()
     {
         const auto studies = listBuiltInStudies();
-        QCOMPARE(studies.size(), size_t(6));
+        QCOMPARE(studies.size(), size_t(7)); // the paper's six and discrepancy-as-linear
         for (const StudyInfo& info : studies) {
             QVERIFY2(!info.claim.empty() && !info.paperTable.empty(), info.name.c_str());
             const StudySpec spec = findStudySpec(info.name);
@@ -184,6 +184,16 @@ private slots:
                 const ResolvedStudy study = resolveStudy(spec, options);
                 QVERIFY2(study.cells.size() >= 2, info.name.c_str());
                 QVERIFY2(study.seeds.size() >= 2, info.name.c_str());
+            }
+        }
+        // The fair discrepancy study holds the utility term's strength at both scales.
+        for (const bool quick : {false, true}) {
+            StudyOptions options;
+            options.quick = quick;
+            const ResolvedStudy fair = resolveStudy(findStudySpec("discrepancy-as-linear"), options);
+            QCOMPARE(fair.cells.size(), size_t(5));
+            for (const StudyCell& cell : fair.cells) {
+                QCOMPARE(cell.config["objective"]["ratio_scale"].get<std::string>(), std::string("as-linear"));
             }
         }
         QVERIFY(test::throwsInputError([] { findStudySpec("no-such-study"); }, {"no-such-study", "methods"}));

@@ -419,6 +419,15 @@ private slots:
         ratio->setCurrentIndex(ratio->findData(int(lbd::DiscrepancyKind::EffectiveNumber)));
         QVERIFY2(objective->trainingWarningText().contains(QStringLiteral("239x the linear ratio's")),
                  qPrintable(objective->trainingWarningText()));
+        // Summing like linear holds the term's strength: no warning, and the config says so.
+        auto* asLinear = panel->findChild<QCheckBox*>(QStringLiteral("ratioAsLinear"));
+        QVERIFY(asLinear && !asLinear->toolTip().isEmpty());
+        asLinear->setChecked(true);
+        QVERIFY2(objective->trainingWarningText().isEmpty(), qPrintable(objective->trainingWarningText()));
+        QVERIFY(panel->config().objective.discrepancy.scale == lbd::RatioScale::AsLinear);
+        panel->setConfig(panel->config()); // and a config that has it shows it
+        QVERIFY(asLinear->isChecked());
+        asLinear->setChecked(false);
         ratio->setCurrentIndex(ratio->findData(int(lbd::DiscrepancyKind::Linear)));
         QVERIFY(objective->trainingWarningText().isEmpty());
     }

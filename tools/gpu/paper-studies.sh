@@ -66,12 +66,17 @@ case "${1:-}" in
     echo "started on $gpus GPUs: union A ($((gpus * 2)) runs at once), union B ($gpus at once)"
     ;;
   start-missing)
-    # Only the runs docs/results/paper-claims-fashion-mnist-lt.md still lacks (14): the six studies
+    # Only the runs docs/results/paper-claims-fashion-mnist-lt.md still lacks (26): the studies
     # are then aggregated where the runs of 2026-11-27 are kept (.deps/paper-runs-2026-11-27/),
     # with --reuse-from; `progress` packs these like the unions.
     rm -f "$work"/*.done
     date -u +%FT%TZ > "$work/started"
+    # The discrepancy-as-linear study's own cells first (12 runs: claim 3 with the utility term's
+    # strength held), then the published-scale ratio cells (12; the discrepancy study as built).
     missingA() {
+      "$lbd" study "$tools/paper-missing-as-linear.json" --out "$work/union-c" --device all-gpus \
+        --parallel $((gpus * 3 - 2)) --set "data.data_dir=$data" --threads "$threads" \
+        > "$work/union-c.md" 2> "$work/union-c.log"
       "$lbd" study "$tools/paper-missing.json" --out "$work/union-a" --device all-gpus --parallel $((gpus * 3 - 2)) \
         --set "data.data_dir=$data" --threads "$threads" > "$work/union-a.md" 2> "$work/union-a.log"
       touch "$work/union-a.done"
@@ -85,10 +90,10 @@ case "${1:-}" in
     export work lbd tools gpus data threads
     nohup setsid bash -c missingA > /dev/null 2>&1 < /dev/null &
     nohup setsid bash -c missingB > /dev/null 2>&1 < /dev/null &
-    echo "started on $gpus GPUs: paper-missing.json (12 runs) and paper-missing-m1.json (2 runs)"
+    echo "started on $gpus GPUs: paper-missing-as-linear.json then paper-missing.json (12 runs each), paper-missing-m1.json (2 runs)"
     ;;
   progress)
-    for log in "$work"/union-a.log "$work"/union-b.log; do
+    for log in "$work"/union-c.log "$work"/union-a.log "$work"/union-b.log; do
       [ -f "$log" ] && { echo "== $(basename "$log")"; grep -E "^(finished|failed|progress)|images/s|start|done|wall" "$log" | tail -6; }
     done
     nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader
@@ -123,9 +128,9 @@ case "${1:-}" in
     done
     if [ -f "$work/union-a.done" ] && [ -f "$work/union-b.done" ]; then
       mkdir -p "$work/studies"
-      for study in methods calibration utility discrepancy repulsion particles; do
+      for study in methods calibration utility discrepancy discrepancy-as-linear repulsion particles; do
         reuse=()
-        for folder in "$work"/union-a "$work"/union-a-retry-* "$work"/union-b; do
+        for folder in "$work"/union-a "$work"/union-a-retry-* "$work"/union-b "$work"/union-c; do
           [ -d "$folder" ] && reuse+=(--reuse-from "$folder")
         done
         timeout "${LBD_STUDY_LIMIT:-90}" "$lbd" study "$study" --out "$work/studies/$study" --device all-gpus --parallel 8 \

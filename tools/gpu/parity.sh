@@ -5,7 +5,7 @@
 # overall and >= 88 % tail test accuracy for both seeds, as the single-GPU recipe.
 # With 4 GPUs both seeds train at once (seed 0 on GPUs 0-1, seed 1 on GPUs 2-3), else one after
 # the other. Build first (tools/gpu/paper-studies.sh build); Fashion-MNIST travels in .deps/fmnist.
-#   tools/gpu/parity.sh start      starts them in the background, returns
+#   tools/gpu/parity.sh start [SEED...]   starts them (default seeds 0 1) in the background, returns
 #   tools/gpu/parity.sh collect    waits (at most $LBD_WAIT s, default 420) and writes parity.txt
 #                                  and the runs' small files (parity-runs.tar.gz) into $OUT
 set -uo pipefail
@@ -25,35 +25,43 @@ train() { # $1 seed, $2 visible GPUs
 
 case "${1:-}" in
   start)
+    shift
+    seeds=("$@")
+    [ "${#seeds[@]}" -eq 0 ] && seeds=(0 1)
     rm -rf "$work"/seed*
+    echo "${seeds[*]}" > "$work/seeds"
     gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
     export -f train
     export work lbd data
-    if [ "$gpus" -ge 4 ]; then
-      nohup setsid bash -c "train 0 0,1" > /dev/null 2>&1 < /dev/null &
-      nohup setsid bash -c "train 1 2,3" > /dev/null 2>&1 < /dev/null &
+    if [ "$gpus" -ge 4 ] && [ "${#seeds[@]}" -eq 2 ]; then
+      nohup setsid bash -c "train ${seeds[0]} 0,1" > /dev/null 2>&1 < /dev/null &
+      nohup setsid bash -c "train ${seeds[1]} 2,3" > /dev/null 2>&1 < /dev/null &
     else
-      nohup setsid bash -c "train 0 0,1; train 1 0,1" > /dev/null 2>&1 < /dev/null &
+      chain=""
+      for seed in "${seeds[@]}"; do chain+="train $seed 0,1; "; done
+      nohup setsid bash -c "$chain" > /dev/null 2>&1 < /dev/null &
     fi
-    echo "parity: started $(date -u +%FT%TZ) on $gpus GPUs"
+    echo "parity: seeds ${seeds[*]} started $(date -u +%FT%TZ) on $gpus GPUs"
     ;;
   collect)
+    read -r -a seeds < "$work/seeds"
     waited=0
-    while { [ ! -f "$work/seed0.done" ] || [ ! -f "$work/seed1.done" ]; } && [ "$waited" -lt "${LBD_WAIT:-420}" ]; do
+    pending() { for seed in "${seeds[@]}"; do [ -f "$work/seed$seed.done" ] || return 0; done; return 1; }
+    while pending && [ "$waited" -lt "${LBD_WAIT:-420}" ]; do
       sleep 10; waited=$((waited + 10))
     done
     {
       echo "date $(date -u +%FT%TZ), waited ${waited} s"
       nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1
-      for seed in 0 1; do
+      for seed in "${seeds[@]}"; do
         echo "== seed $seed: $(cat "$work/seed$seed.done" 2>/dev/null || echo 'not finished')"
         grep -E "rank|collectives|buckets|error|failed" "$work/seed$seed.log" | head -6
         tail -4 "$work/seed$seed.log"
       done
-      python3 - "$work" <<'PY'
+      python3 - "$work" "${seeds[@]}" <<'PY'
 import json, os, sys
 work = sys.argv[1]
-for seed in (0, 1):
+for seed in sys.argv[2:]:
     run = os.path.join(work, f"seed{seed}")
     try:
         report = json.load(open(os.path.join(run, "report.json")))

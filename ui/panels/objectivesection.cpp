@@ -82,10 +82,19 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     m_formula = new QLabel(this);
     m_formula->setObjectName(QStringLiteral("discrepancyFormula"));
     m_formula->setStyleSheet(QStringLiteral("font-family: monospace;"));
+    m_formula->setWordWrap(true); // the effective number's formula would widen the panel past its column
     m_beta = number(this, 0.5, 0.999999, 6, tr("beta of the effective number (1 - beta^n)/(1 - beta) (Cui et al.: 0.9999)."),
                     QStringLiteral("beta"));
     m_gamma = number(this, -4, 4, 3, tr("gamma of the power ratio f(n) = n^gamma."), QStringLiteral("gamma"));
     m_weights = new ClassWeightPlot(this);
+    m_ratioAsLinear = new QCheckBox(tr("Weights sum like linear"), this);
+    m_ratioAsLinear->setObjectName(QStringLiteral("ratioAsLinear"));
+    m_ratioAsLinear->setToolTip(
+        tr("objective.ratio_scale = as-linear: rescale this ratio's class weights so that they sum like the linear "
+           "ratio's. Their scale cancels in the weighted cross-entropy but not in the utility term, which they "
+           "multiply: off (published, as the paper's code), the effective number's weights are rescaled to sum to C, "
+           "239x the linear ones on Fashion-MNIST-LT, and the utility term is that much stronger at the same alpha. "
+           "On, a change of ratio changes the ratio alone. Linear is the same either way."));
 
     m_drwEpoch = new QSpinBox(this);
     m_drwEpoch->setObjectName(QStringLiteral("drwEpoch"));
@@ -193,6 +202,7 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Discrepancy ratio"), m_discrepancy);
     form->addRow(QString(), m_formula);
     form->addRow(QString(), ratioParams);
+    form->addRow(QString(), m_ratioAsLinear);
     form->addRow(m_weights);
     form->addRow(tr("DRW epoch"), m_drwEpoch);
     form->addRow(marginRow);
@@ -220,7 +230,7 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     for (QSpinBox* box : {m_particles, m_drwEpoch}) {
         connect(box, &QSpinBox::valueChanged, this, edited);
     }
-    for (QCheckBox* box : {m_margins, m_utilityTerm, m_repulsive}) {
+    for (QCheckBox* box : {m_ratioAsLinear, m_margins, m_utilityTerm, m_repulsive}) {
         connect(box, &QCheckBox::toggled, this, edited);
     }
     connect(m_baseline, &QComboBox::activated, this, &ObjectiveSection::applyBaseline);
@@ -245,6 +255,7 @@ void ObjectiveSection::load(const lbd::TrainConfig& config)
     m_discrepancy->setCurrentIndex(std::max(0, m_discrepancy->findData(static_cast<int>(o.discrepancy.kind))));
     m_beta->setValue(o.discrepancy.beta);
     m_gamma->setValue(o.discrepancy.gamma);
+    m_ratioAsLinear->setChecked(o.discrepancy.scale == lbd::RatioScale::AsLinear);
     m_drwEpoch->setValue(o.drwEpoch);
     m_margins->setChecked(o.ldamMargins);
     m_maxMargin->setValue(o.maxMargin);
@@ -281,6 +292,7 @@ void ObjectiveSection::apply(lbd::TrainConfig& config) const
     o.discrepancy.kind = static_cast<lbd::DiscrepancyKind>(m_discrepancy->currentData().toInt());
     o.discrepancy.beta = m_beta->value();
     o.discrepancy.gamma = m_gamma->value();
+    o.discrepancy.scale = m_ratioAsLinear->isChecked() ? lbd::RatioScale::AsLinear : lbd::RatioScale::Published;
     o.drwEpoch = m_drwEpoch->value();
     o.ldamMargins = m_margins->isChecked();
     o.maxMargin = m_maxMargin->value();
@@ -353,6 +365,7 @@ void ObjectiveSection::updateTrainingWarning()
     objective.discrepancy.kind = static_cast<lbd::DiscrepancyKind>(m_discrepancy->currentData().toInt());
     objective.discrepancy.beta = m_beta->value();
     objective.discrepancy.gamma = m_gamma->value();
+    objective.discrepancy.scale = m_ratioAsLinear->isChecked() ? lbd::RatioScale::AsLinear : lbd::RatioScale::Published;
     QStringList warnings;
     if (!matrix.empty()) {
         for (const auto& warning : {lbd::trainingUtilityWarning(objective, matrix),
@@ -429,6 +442,7 @@ void ObjectiveSection::updateDiscrepancy()
     spec.kind = kind;
     spec.beta = m_beta->value();
     spec.gamma = m_gamma->value();
+    spec.scale = m_ratioAsLinear->isChecked() ? lbd::RatioScale::AsLinear : lbd::RatioScale::Published;
     const std::vector<double> weights = m_weights->setWeights(m_counts, spec);
     if (!weights.empty()) {
         const double ratio = weights.back() / weights.front();

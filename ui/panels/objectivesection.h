@@ -61,6 +61,7 @@ private:
     QDoubleSpinBox* m_gamma = nullptr;
     ClassWeightPlot* m_weights = nullptr;
     QSpinBox* m_drwEpoch = nullptr;
+    QCheckBox* m_ratioAsLinear = nullptr; // objective.ratio_scale as-linear
     QCheckBox* m_margins = nullptr;
     QDoubleSpinBox* m_maxMargin = nullptr;
     QCheckBox* m_utilityTerm = nullptr;
