@@ -28,6 +28,8 @@ void forwardInterrupt(int signal)
     }
 }
 
+} // namespace
+
 std::vector<std::string> rankArguments(const std::vector<std::string>& arguments, const std::vector<std::string>& extra, int rank)
 {
     // Dropped: the launch options, and any option that `extra` sets (--gpus N puts rank r on
@@ -62,6 +64,8 @@ std::vector<std::string> rankArguments(const std::vector<std::string>& arguments
     }
     return out;
 }
+
+namespace {
 
 // The launcher's own folder, where its ranks make their scratch folders (LBD_RANK_SCRATCH_ROOT):
 // removed with whatever a rank that was killed left in it. Without it (no temporary directory)

@@ -15,6 +15,12 @@ namespace lbd::cli {
 // dropped from the ranks' command lines and `extra` appended (--gpus: --device cuda).
 int launchRanks(int count, const std::vector<std::string>& arguments, const std::vector<std::string>& extra = {});
 
+// Rank `rank`'s command line: `arguments` without the launch options (--processes, --gpus) and
+// without any option that `extra` sets (so that --gpus's --device cuda replaces the user's
+// --device), then `extra`; ranks other than 0 also get --quiet.
+std::vector<std::string> rankArguments(const std::vector<std::string>& arguments, const std::vector<std::string>& extra,
+                                       int rank);
+
 // A command's --processes N / --gpus N (0: not given): std::nullopt when one process is asked for
 // (the command goes on by itself); else the ranks of this command line are started (--gpus: with
 // --device cuda) and their exit status returned. InputError when this process already is a rank
