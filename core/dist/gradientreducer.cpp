@@ -126,9 +126,19 @@ GradientReducer::GradientReducer(const std::vector<torch::Tensor>& parameters, t
 
 GradientReducer::~GradientReducer()
 {
-    try {
-        finish(); // a collective left running would write into a buffer that may be gone
-    } catch (const std::exception&) { // unwinding after a failed step: its error is already on its way
+    // Only after a step that failed between beginBackward() and finish(): start nothing new (the
+    // other ranks may be gone), but wait for what is running, which would otherwise write into a
+    // buffer that may be freed next (a collective that cannot finish fails at its timeout).
+    State& state = *m_state;
+    {
+        const std::lock_guard<std::mutex> lock(state.mutex);
+        state.armed = false;
+    }
+    for (auto& bucket : state.buckets) {
+        try {
+            bucket.reduction.wait();
+        } catch (const std::exception&) { // unwinding after a failed step: its error is already on its way
+        }
     }
 }
 
