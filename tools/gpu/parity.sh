@@ -44,6 +44,7 @@ case "${1:-}" in
     echo "parity: seeds ${seeds[*]} started $(date -u +%FT%TZ) on $gpus GPUs"
     ;;
   collect)
+    [ -f "$work/seeds" ] || { echo "parity: nothing started on this machine (a fresh one: the last was given back)" >&2; exit 1; }
     read -r -a seeds < "$work/seeds"
     waited=0
     pending() { for seed in "${seeds[@]}"; do [ -f "$work/seed$seed.done" ] || return 0; done; return 1; }
