@@ -2,6 +2,7 @@
 // parses, dispatches, and turns every error into a message and an exit status: 0 success,
 // 1 a run failed, 2 bad input (the message names the file or option), 130 stopped by a signal.
 #include "app/cli/command.h"
+#include "app/cli/crashreport.h"
 #include "app/cli/ranklauncher.h"
 
 #include "core/util/buildinfo.h"
@@ -38,6 +39,7 @@ std::string verbOf(const CLI::App& app)
 int main(int argc, char** argv)
 {
     using namespace lbd::cli;
+    installCrashReport();
     CLI::App app("Long-tailed Bayesian Decision (LBD Studio command line): train particle ensembles on long-tailed "
                  "image data, evaluate and decide with utility matrices, classify images.",
                  "lbd");

@@ -1,0 +1,82 @@
+// lbd's fatal-signal report (app/cli/crashreport): a child process installs it and crashes; its
+// stderr names the signal and the rank and carries a stack, and it still dies of that signal (the
+// launcher reads 128 + signal as before).
+#include "app/cli/crashreport.h"
+
+#include <QtTest>
+
+#include <csignal>
+#include <cstdlib>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+struct Crash {
+    int signal = 0;     // what the child died of (0: it did not die of a signal)
+    std::string stderrText;
+};
+
+// Forks a child that sets RANK (unless empty), installs the report and raises `signal`.
+Crash crashChild(const char* rank, int signal)
+{
+    int pipeEnds[2];
+    if (::pipe(pipeEnds) != 0) {
+        return {};
+    }
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::dup2(pipeEnds[1], STDERR_FILENO);
+        ::close(pipeEnds[0]);
+        if (rank[0] != '\0') {
+            ::setenv("RANK", rank, 1);
+        } else {
+            ::unsetenv("RANK");
+        }
+        lbd::cli::installCrashReport();
+        std::raise(signal);
+        ::_exit(0); // not reached when the report re-raises
+    }
+    ::close(pipeEnds[1]);
+    Crash crash;
+    char buffer[4096];
+    ssize_t n = 0;
+    while ((n = ::read(pipeEnds[0], buffer, sizeof buffer)) > 0) {
+        crash.stderrText.append(buffer, static_cast<size_t>(n));
+    }
+    ::close(pipeEnds[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    crash.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    return crash;
+}
+
+} // namespace
+
+class TestCrashReport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aRankThatCrashesSaysWhichAndWhere()
+    {
+        const Crash crash = crashChild("1", SIGSEGV);
+        QCOMPARE(crash.signal, SIGSEGV);
+        QVERIFY2(crash.stderrText.find("lbd rank 1: crashed with SIGSEGV") != std::string::npos, crash.stderrText.c_str());
+        QVERIFY2(crash.stderrText.find("stack (newest first):\n") != std::string::npos, crash.stderrText.c_str());
+        // At least one frame after the header line.
+        const size_t header = crash.stderrText.find("stack (newest first):\n");
+        QVERIFY2(crash.stderrText.size() > header + 24, crash.stderrText.c_str());
+    }
+
+    void withoutRankItIsJustLbd()
+    {
+        const Crash crash = crashChild("", SIGABRT);
+        QCOMPARE(crash.signal, SIGABRT);
+        QVERIFY2(crash.stderrText.find("\nlbd: crashed with SIGABRT") != std::string::npos, crash.stderrText.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCrashReport)
+#include "test_crashreport.moc"
