@@ -213,10 +213,13 @@ Communicator::Communicator(const DistributedSpec& spec, const torch::Device& dev
 Communicator::~Communicator()
 {
     // Rank 1 of 2 ended with SIGSEGV after a finished run and after a failed one (PyTorch 2.11,
-    // NCCL, 2026-11-27), rank 0 never: rank 0 hosts the store the process groups were made with,
-    // and left while the others were still taking theirs down. So every rank shuts its group down
-    // and destroys it before its store; the ranks > 0 then say so in the store, and rank 0 keeps
-    // the store up until they all have, or a few seconds have passed (a rank that died says nothing).
+    // NCCL, 2026-11-27), rank 0 never. The cause is not established; rank 0 hosts the store the
+    // process groups were made with, and leaving before the others had taken theirs down is one
+    // suspect (it fits the failed run, not the finished one). So, in an order that cannot hurt:
+    // every rank shuts its group down and destroys it before its store; the ranks > 0 then say so
+    // in the store, and rank 0 keeps the store up until they all have, or a few seconds have
+    // passed (a rank that died says nothing). lbd's crash report (app/cli/crashreport.h) shows
+    // where a rank still dies.
 #ifdef LBD_HAVE_NCCL
 #if LBD_TORCH_AT_LEAST(2, 4)
     // Ends NCCL's watchdog and communicators in order (the destructor would warn that nobody did).
@@ -266,7 +269,7 @@ namespace {
 template <typename Operation>
 void onCollectiveDevice(torch::Tensor& tensor, bool deviceOnly, const torch::Device& device, Operation operation)
 {
-    if (!deviceOnly || tensor.device() == device) {
+    if (!deviceOnly || tensor.is_cuda()) { // a CUDA tensor goes as it is (the gradients: no copy)
         operation(tensor);
         return;
     }

@@ -103,7 +103,6 @@ GradientReducer::GradientReducer(const std::vector<torch::Tensor>& parameters, t
     const int64_t bytesPerElement = static_cast<int64_t>(state.flatGradients.element_size());
     // From the last parameter backwards: each bucket a contiguous range of the flat buffer.
     State::Bucket current;
-    current.begin = offsets.back();
     for (size_t i = parameters.size(); i-- > 0;) {
         current.begin = offsets[i];
         current.length += parameters[i].numel();

@@ -47,7 +47,7 @@ public:
     // remaining backward computation (the others started in finish()).
     int64_t bucketsStartedDuringBackward() const;
 
-    struct State; // shared with the hooks, which outlive nothing: they hold it weakly
+    struct State; // the hooks hold it weakly: they may outlive the reducer on a graph still alive
 
 private:
     std::shared_ptr<State> m_state;

@@ -69,6 +69,7 @@ private slots:
         QVERIFY(expectKey({{"objective", {{"alpha", -1.0}}}}, "alpha"));
         QVERIFY(expectKey({{"objective", {{"tau", 0.0}}}}, "tau"));
         QVERIFY(expectKey({{"objective", {{"discrepancy", "cubic"}}}}, "objective.discrepancy"));
+        QVERIFY(expectKey({{"objective", {{"ratio_scale", "sum-to-one"}}}}, "objective.ratio_scale"));
         QVERIFY(expectKey({{"model", {{"particles", 0}}}}, "particles"));
         QVERIFY(expectKey({{"model", {{"arch", "vgg"}}}}, "vgg"));
         QVERIFY(expectKey({{"data", {{"imbalance_ratio", 0.5}}}}, "data.imbalance_ratio"));
