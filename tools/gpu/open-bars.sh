@@ -6,10 +6,11 @@
 #            build; the seed-fusion proxy (ResNet-32, M = 3, 6, 12, GPUs idle); the 2-GPU
 #            parity run of seed 1 in the background (about 6.5 minutes)
 #   stage 2  carry .qtkit: the GUI build (about 4 minutes), beside the parity run
-#   stage 3  (no carry): waits for the parity run, then with the GPUs idle: the ui tests on
-#            cuda:0, `--device cuda --gpus 2` (the launcher's --device fix), the ImageNet-LT-shaped
-#            run (2 epochs: the steady rate) and the studies' missing runs in the background
-#   stage 4  (no carry, repeat): the studies' progress, packed
+#   stage 3  (no carry): waits for the parity run (4 minutes at most), then with the GPUs idle:
+#            the ui tests on cuda:0, `--device cuda --gpus 2` (the launcher's --device fix), and
+#            starts the studies' missing runs in the background
+#   stage 4  (no carry, repeat) [SECONDS]: waits, then the studies' progress, packed
+#   stage 5  (no carry): the ImageNet-LT-shaped run (2 epochs: the steady rate)
 # Usage: tools/gpu/open-bars.sh STAGE
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,6 +39,10 @@ try:
 except (OSError, KeyError, IndexError, ValueError) as error:
     print("fusion proxy: no result", error)
 PY
+    # `lbd bench --what decode` printed nothing on the last GPU machine: once more, with the
+    # crash report that lbd now prints on a fatal signal
+    timeout 60 "$lbd" bench --what decode --decode-threads 4 --out "$out/decode.json" > "$out/decode.txt" 2>&1
+    echo "decode bench: exit $?"; tail -5 "$out/decode.txt"
     bash "$tools/parity.sh" start 1
     elapsed "stage 1 done"
     ;;
@@ -47,21 +52,24 @@ PY
     elapsed "stage 2 done"
     ;;
   3)
-    LBD_WAIT="${LBD_WAIT:-420}" bash "$tools/parity.sh" collect | tail -8
+    LBD_WAIT="${LBD_WAIT:-240}" bash "$tools/parity.sh" collect | tail -8
     elapsed "parity collected"
-    OUT=/tmp/lbd-gpu/gui LBD_TEST_DEVICE=cuda:0 LBD_CTEST_JOBS=4 timeout 300 bash "$tools/gui.sh" test | tail -28
+    OUT=/tmp/lbd-gpu/gui LBD_TEST_DEVICE=cuda:0 LBD_CTEST_JOBS=4 timeout 280 bash "$tools/gui.sh" test | tail -28
     cp /tmp/lbd-gpu/gui/ui-tests.log "$out/" 2>/dev/null
     elapsed "ui tests"
     timeout 120 "$lbd" train --preset quick-cpu --device cuda --gpus 2 --epochs 1 --out /tmp/lbd-gpu/device-fix \
       --set "data.data_dir=$PWD/.deps/fmnist" 2>&1 | grep -E "rank|error|crashed|finished|Finished" | head -8
     elapsed "--device cuda --gpus 2"
-    timeout 360 bash "$tools/imagenet-shaped.sh" > /dev/null 2>&1
-    grep -E "^decode|^epoch|^test images|rror" "$out/imagenet-shaped.txt"
-    elapsed "imagenet-shaped"
     bash "$tools/paper-studies.sh" start-missing
     ;;
   4)
+    sleep "${2:-0}"
     bash "$tools/paper-studies.sh" progress
     ;;
-  *) echo "usage: $0 1|2|3|4 (see the header)" >&2; exit 2 ;;
+  5)
+    timeout 360 bash "$tools/imagenet-shaped.sh" > /dev/null 2>&1
+    grep -E "^decode|^epoch|^test images|rror" "$out/imagenet-shaped.txt"
+    elapsed "imagenet-shaped"
+    ;;
+  *) echo "usage: $0 1|2|3|4|5 (see the header)" >&2; exit 2 ;;
 esac
