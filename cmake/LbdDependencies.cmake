@@ -1,6 +1,14 @@
 # Finds every third-party package in one place, so that the headless CUDA build
 # (LBD_BUILD_GUI=OFF, LBD_BUILD_TESTS=OFF) needs only LibTorch and nlohmann-json.
 find_package(Torch REQUIRED)
+# PyTorch's pip wheels (2.5 on) export std::filesystem functions that they link statically from
+# their build toolchain's libstdc++ (pytorch/pytorch#133437). In a program that names libtorch
+# before libstdc++, the dynamic linker binds the program's own std::filesystem calls to those
+# copies, which need not match the system's libstdc++. Every program of ours names libstdc++
+# first, so the system's definitions win (tests/link checks the order in lbd).
+if(UNIX AND NOT APPLE)
+  add_link_options("LINKER:--push-state,--no-as-needed,-lstdc++,--pop-state")
+endif()
 # Recent LibTorch releases (2.10+) are written in C++20; Debian's 1.13 is C++17.
 if(Torch_VERSION VERSION_GREATER_EQUAL 2.10 AND CMAKE_CXX_STANDARD LESS 20)
   set(CMAKE_CXX_STANDARD 20)

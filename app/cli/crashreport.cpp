@@ -1,11 +1,14 @@
 #include "app/cli/crashreport.h"
 
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 
 #include <execinfo.h>
+#include <fcntl.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 namespace lbd::cli {
@@ -13,12 +16,100 @@ namespace {
 
 char g_prefix[96] = "lbd"; // "lbd rank 1", filled in before any signal can arrive
 
-// Only async-signal-safe calls below: write(2), backtrace_symbols_fd (which writes without
-// allocating), signal/raise.
+// Only async-signal-safe calls below: write(2), open/read/close, backtrace_symbols_fd (which
+// writes without allocating), signal/raise.
 void writeText(const char* text)
 {
     const ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
     (void)ignored;
+}
+
+void writeHex(uintptr_t value)
+{
+    char text[2 + 2 * sizeof value + 1];
+    char* end = text + sizeof text - 1;
+    *end = '\0';
+    char* p = end;
+    do {
+        *--p = "0123456789abcdef"[value & 0xf];
+        value >>= 4;
+    } while (value != 0);
+    *--p = 'x';
+    *--p = '0';
+    writeText(p);
+}
+
+uintptr_t parseHex(const char*& p)
+{
+    uintptr_t value = 0;
+    for (;; ++p) {
+        const char c = *p;
+        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (digit < 0) {
+            return value;
+        }
+        value = value * 16 + static_cast<uintptr_t>(digit);
+    }
+}
+
+// The line of /proc/self/maps whose range holds the address: which library (and so which
+// offset) the faulting instruction was in. When the stack below stops at once, the instruction
+// is in code without unwind tables, or in no mapping at all (a call through a stale pointer).
+void writeMappingOf(uintptr_t address)
+{
+    const int maps = ::open("/proc/self/maps", O_RDONLY);
+    if (maps < 0) {
+        return;
+    }
+    char line[512];
+    size_t used = 0;
+    bool found = false;
+    for (;;) {
+        const ssize_t got = ::read(maps, line + used, 1);
+        if (got <= 0) {
+            break;
+        }
+        if (line[used] != '\n' && used + 2 < sizeof line) {
+            ++used;
+            continue;
+        }
+        line[used] = '\0';
+        used = 0;
+        const char* p = line;
+        const uintptr_t begin = parseHex(p);
+        const uintptr_t end = *p == '-' ? parseHex(++p) : 0;
+        if (address >= begin && address < end) {
+            writeText("  in mapping ");
+            writeText(line);
+            writeText("\n");
+            found = true;
+            break;
+        }
+    }
+    ::close(maps);
+    if (!found) {
+        writeText("  in no mapping of this process (a jump through a stale or corrupt pointer)\n");
+    }
+}
+
+// Where the fault happened: the faulting instruction (x86-64's saved RIP) and the address it touched.
+void writeFaultSite(const siginfo_t* info, const void* context)
+{
+#if defined(__x86_64__) && defined(REG_RIP)
+    const auto* machine = static_cast<const ucontext_t*>(context);
+    const auto instruction = static_cast<uintptr_t>(machine->uc_mcontext.gregs[REG_RIP]);
+    writeText("instruction at ");
+    writeHex(instruction);
+    writeText("\n");
+    writeMappingOf(instruction);
+#else
+    (void)context;
+#endif
+    if (info != nullptr && (info->si_signo == SIGSEGV || info->si_signo == SIGBUS)) {
+        writeText("address touched ");
+        writeHex(reinterpret_cast<uintptr_t>(info->si_addr));
+        writeText("\n");
+    }
 }
 
 const char* signalName(int signal)
@@ -33,13 +124,15 @@ const char* signalName(int signal)
     return "a fatal signal";
 }
 
-void reportAndDie(int signal)
+void reportAndDie(int signal, siginfo_t* info, void* context)
 {
     writeText("\n");
     writeText(g_prefix);
     writeText(": crashed with ");
     writeText(signalName(signal));
-    writeText("; stack (newest first):\n");
+    writeText("\n");
+    writeFaultSite(info, context);
+    writeText("stack (newest first):\n");
     void* frames[64];
     const int count = ::backtrace(frames, 64);
     ::backtrace_symbols_fd(frames, count, STDERR_FILENO);
@@ -57,8 +150,12 @@ void installCrashReport()
     }
     void* warmUp[1];
     (void)::backtrace(warmUp, 1); // loads libgcc's unwinder now, not inside the handler
+    struct sigaction action {};
+    action.sa_sigaction = reportAndDie;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
     for (const int signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) {
-        std::signal(signal, reportAndDie);
+        ::sigaction(signal, &action, nullptr);
     }
 }
 

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -19,8 +20,9 @@ struct Crash {
     std::string stderrText;
 };
 
-// Forks a child that sets RANK (unless empty), installs the report and raises `signal`.
-Crash crashChild(const char* rank, int signal)
+// Forks a child that sets RANK (unless empty), installs the report and runs `crash`.
+template <typename Action>
+Crash crashChild(const char* rank, Action crashIt)
 {
     int pipeEnds[2];
     if (::pipe(pipeEnds) != 0) {
@@ -36,7 +38,7 @@ Crash crashChild(const char* rank, int signal)
             ::unsetenv("RANK");
         }
         lbd::cli::installCrashReport();
-        std::raise(signal);
+        crashIt();
         ::_exit(0); // not reached when the report re-raises
     }
     ::close(pipeEnds[1]);
@@ -51,6 +53,11 @@ Crash crashChild(const char* rank, int signal)
     ::waitpid(child, &status, 0);
     crash.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     return crash;
+}
+
+Crash crashChild(const char* rank, int signal)
+{
+    return crashChild(rank, [signal] { std::raise(signal); });
 }
 
 } // namespace
@@ -68,6 +75,38 @@ private slots:
         // At least one frame after the header line.
         const size_t header = crash.stderrText.find("stack (newest first):\n");
         QVERIFY2(crash.stderrText.size() > header + 24, crash.stderrText.c_str());
+    }
+
+    // A real invalid access: the report names the address touched and the mapping (this test's
+    // own executable) of the instruction that touched it.
+    void anInvalidWriteNamesTheAddressAndTheInstructionsMapping()
+    {
+        const Crash crash = crashChild("", [] {
+            volatile int* nearNull = reinterpret_cast<int*>(std::uintptr_t(0x10));
+            *nearNull = 1;
+        });
+        QCOMPARE(crash.signal, SIGSEGV);
+        QVERIFY2(crash.stderrText.find("address touched 0x10\n") != std::string::npos, crash.stderrText.c_str());
+#if defined(__x86_64__)
+        QVERIFY2(crash.stderrText.find("instruction at 0x") != std::string::npos, crash.stderrText.c_str());
+        QVERIFY2(crash.stderrText.find("in mapping ") != std::string::npos, crash.stderrText.c_str());
+        QVERIFY2(crash.stderrText.find("app_test_crashreport") != std::string::npos, crash.stderrText.c_str());
+#endif
+    }
+
+    // A call through a null function pointer: the stack cannot be unwound from there (glibc's
+    // backtrace stops at the handler), so the report says the instruction lies in no mapping.
+    void aJumpToNowhereSaysSo()
+    {
+        const Crash crash = crashChild("2", [] {
+            void (*volatile nowhere)() = nullptr;
+            nowhere();
+        });
+        QCOMPARE(crash.signal, SIGSEGV);
+        QVERIFY2(crash.stderrText.find("lbd rank 2: crashed with SIGSEGV") != std::string::npos, crash.stderrText.c_str());
+#if defined(__x86_64__)
+        QVERIFY2(crash.stderrText.find("instruction at 0x0\n  in no mapping") != std::string::npos, crash.stderrText.c_str());
+#endif
     }
 
     void withoutRankItIsJustLbd()

@@ -11,6 +11,10 @@
 #            starts the studies' missing runs in the background
 #   stage 4  (no carry, repeat) [SECONDS]: waits, then the studies' progress, packed
 #   stage 5  (no carry): the ImageNet-LT-shaped run (2 epochs: the steady rate)
+#   stage 6  carry .deps/json .deps/cli11 .deps/fmnist .jpegkit: build, tools/gpu/stdcxx-check.sh
+#            (the SIGSEGV's cause and fix), then the parity seeds 0 and 1 with --sync-bn in the
+#            background (both at once on 4 GPUs)
+#   stage 7  (no carry) [SECONDS]: collects the --sync-bn parity runs (waits at most SECONDS)
 # Usage: tools/gpu/open-bars.sh STAGE
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -71,5 +75,16 @@ PY
     grep -E "^decode|^epoch|^test images|rror" "$out/imagenet-shaped.txt"
     elapsed "imagenet-shaped"
     ;;
-  *) echo "usage: $0 1|2|3|4|5 (see the header)" >&2; exit 2 ;;
+  6)
+    bash "$tools/paper-studies.sh" build 2>&1 | tail -3
+    elapsed "built"
+    bash "$tools/stdcxx-check.sh"
+    elapsed "checked"
+    LBD_PARITY_SYNC_BN=1 bash "$tools/parity.sh" start 0 1
+    ;;
+  7)
+    LBD_PARITY_SYNC_BN=1 LBD_WAIT="${2:-540}" bash "$tools/parity.sh" collect | tail -16
+    elapsed "collected"
+    ;;
+  *) echo "usage: $0 1|2|3|4|5|6|7 (see the header)" >&2; exit 2 ;;
 esac

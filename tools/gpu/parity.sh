@@ -8,9 +8,17 @@
 #   tools/gpu/parity.sh start [SEED...]   starts them (default seeds 0 1) in the background, returns
 #   tools/gpu/parity.sh collect    waits (at most $LBD_WAIT s, default 420) and writes parity.txt
 #                                  and the runs' small files (parity-runs.tar.gz) into $OUT
+# LBD_PARITY_SYNC_BN=1 (for both commands) trains with --sync-bn (batch norm over the global batch
+# of 128, as on one GPU, instead of per rank over 64) in parity-sync-bn/, parity-sync-bn.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-work="${LBD_GPU_WORK:-/tmp/lbd-gpu}/parity"
+variant=parity
+extra=()
+if [ "${LBD_PARITY_SYNC_BN:-0}" = 1 ]; then
+  variant=parity-sync-bn
+  extra=(--sync-bn)
+fi
+work="${LBD_GPU_WORK:-/tmp/lbd-gpu}/$variant"
 out="${OUT:-/tmp/lbd-gpu/out}"
 lbd="$PWD/build-gpu/app/lbd"
 data="$PWD/.deps/fmnist"
@@ -18,7 +26,7 @@ export NCCL_NVLS_ENABLE=0
 mkdir -p "$work" "$out"
 
 train() { # $1 seed, $2 visible GPUs
-  CUDA_VISIBLE_DEVICES=$2 "$lbd" train --preset fashion-mnist-lt --gpus 2 --seed "$1" --out "$work/seed$1" \
+  CUDA_VISIBLE_DEVICES=$2 "$lbd" train --preset fashion-mnist-lt --gpus 2 --seed "$1" ${PARITY_EXTRA:-} --out "$work/seed$1" \
     --set "data.data_dir=$data" > "$work/seed$1.log" 2>&1
   echo "exit $?" > "$work/seed$1.done"
 }
@@ -32,7 +40,8 @@ case "${1:-}" in
     echo "${seeds[*]}" > "$work/seeds"
     gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
     export -f train
-    export work lbd data
+    PARITY_EXTRA="${extra[*]:-}"
+    export work lbd data PARITY_EXTRA
     if [ "$gpus" -ge 4 ] && [ "${#seeds[@]}" -eq 2 ]; then
       nohup setsid bash -c "train ${seeds[0]} 0,1" > /dev/null 2>&1 < /dev/null &
       nohup setsid bash -c "train ${seeds[1]} 2,3" > /dev/null 2>&1 < /dev/null &
@@ -77,8 +86,8 @@ for seed in sys.argv[2:]:
     print(f"seed {seed}: overall {acc['accuracy'] * 100:.2f} %, {regions}, "
           f"epochs {len(epochs)}, median images/s {sorted(rates)[len(rates) // 2] if rates else 'n/a'}, device {report.get('device')}")
 PY
-    } 2>&1 | tee "$out/parity.txt"
-    tar -czf "$out/parity-runs.tar.gz" -C "$work" --exclude='*.pt' --exclude='*.pt.tmp' . 2>/dev/null || true
+    } 2>&1 | tee "$out/$variant.txt"
+    tar -czf "$out/$variant-runs.tar.gz" -C "$work" --exclude='*.pt' --exclude='*.pt.tmp' . 2>/dev/null || true
     ;;
   *) echo "usage: $0 start|collect" >&2; exit 2 ;;
 esac
