@@ -1,13 +1,25 @@
 # Finds every third-party package in one place, so that the headless CUDA build
 # (LBD_BUILD_GUI=OFF, LBD_BUILD_TESTS=OFF) needs only LibTorch and nlohmann-json.
 find_package(Torch REQUIRED)
-# PyTorch's pip wheels (2.5 on) export std::filesystem functions that they link statically from
-# their build toolchain's libstdc++ (pytorch/pytorch#133437). In a program that names libtorch
-# before libstdc++, the dynamic linker binds the program's own std::filesystem calls to those
-# copies, which need not match the system's libstdc++. Every program of ours names libstdc++
-# first, so the system's definitions win (tests/link checks the order in lbd).
-if(UNIX AND NOT APPLE)
-  add_link_options("LINKER:--push-state,--no-as-needed,-lstdc++,--pop-state")
+# PyTorch's pip wheels (2.5 on) carry copies of libstdc++ functions (std::filesystem among them)
+# and export them (pytorch/pytorch#133437). A program that takes libstdc++ symbols from them at
+# link time (LibTorch comes first on the link line), or that links libstdc++ statically (the GPU
+# machine's /opt/gcc g++ did: lbd named no libstdc++ at all), runs on a mix of copies; lbd died of
+# SIGSEGV there, a call through a null pointer, in every process that removed a scratch folder.
+# So every program of ours names the shared libstdc++ first (tests/link checks lbd).
+if(UNIX AND NOT APPLE AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  execute_process(COMMAND "${CMAKE_CXX_COMPILER}" -print-file-name=libstdc++.so.6
+                  OUTPUT_VARIABLE lbd_libstdcxx OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(NOT IS_ABSOLUTE "${lbd_libstdcxx}" OR NOT EXISTS "${lbd_libstdcxx}")
+    find_library(LBD_SHARED_LIBSTDCXX NAMES libstdc++.so.6)
+    set(lbd_libstdcxx "${LBD_SHARED_LIBSTDCXX}")
+  endif()
+  if(lbd_libstdcxx)
+    add_link_options("LINKER:--push-state,--no-as-needed,${lbd_libstdcxx},--pop-state")
+    message(STATUS "libstdc++ linked first: ${lbd_libstdcxx}")
+  else()
+    message(WARNING "no shared libstdc++ found: with a pip LibTorch, lbd may crash (cmake/LbdDependencies.cmake)")
+  endif()
 endif()
 # Recent LibTorch releases (2.10+) are written in C++20; Debian's 1.13 is C++17.
 if(Torch_VERSION VERSION_GREATER_EQUAL 2.10 AND CMAKE_CXX_STANDARD LESS 20)

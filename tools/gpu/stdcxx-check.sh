@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Why lbd died of SIGSEGV on the GPU machine (the decode benchmark, rank 1 of `--gpus 2`, the
 # launcher: every process that removes a ScratchFolder), and that the fix holds: pip LibTorch
-# exports std::filesystem copies (pytorch/pytorch#133437) that bound first while lbd named
-# libtorch before libstdc++; cmake/LbdDependencies.cmake now makes every program name libstdc++
-# first. Prints the evidence; writes stdcxx-check.txt into $OUT. Build first
-# (tools/gpu/paper-studies.sh build).
+# exports copies of libstdc++ functions (pytorch/pytorch#133437), and the machine's /opt/gcc g++
+# linked libstdc++ statically, so lbd ran on a mix of copies; cmake/LbdDependencies.cmake now
+# makes every program name the shared libstdc++ first. Prints the evidence; writes
+# stdcxx-check.txt into $OUT. Build first (tools/gpu/paper-studies.sh build).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp/lbd-gpu/out}"
@@ -14,6 +14,9 @@ export NCCL_NVLS_ENABLE=0
 torchlib=$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
 {
   echo "date $(date -u +%FT%TZ); $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $(nvidia-smi -L | wc -l)"
+  echo "== the toolchain: $(command -v g++) ($(g++ -dumpfullversion))"
+  for name in libstdc++.so.6 libstdc++.so libstdc++.a; do echo "$name: $(g++ -print-file-name=$name)"; done
+  grep -E "libstdc\+\+ linked first|no shared libstdc" build-gpu/CMakeCache.txt "$out/build.log" 2>/dev/null | head -2
   echo "== std::filesystem functions exported by $torchlib/libtorch_cpu.so"
   nm -D --defined-only "$torchlib/libtorch_cpu.so" | c++filt | grep -c "std::filesystem"
   nm -D --defined-only "$torchlib/libtorch_cpu.so" | c++filt | grep "std::filesystem" | grep -E "remove_all|__erase" | head -6
