@@ -24,7 +24,12 @@ lbd="$PWD/build-gpu/app/lbd"
 tools="$PWD/tools/gpu"
 threads=4 # CPU threads per run: the batches are augmented on the GPU; more only oversubscribes
 mkdir -p "$work" "$out"
-gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
+# The GPUs this script may use: CUDA_VISIBLE_DEVICES's when set (another job has the others).
+if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+  gpus=$(echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
+else
+  gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
+fi
 common=(--set "data.data_dir=$data" --threads "$threads")
 
 unionA() {
