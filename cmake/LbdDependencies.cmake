@@ -7,15 +7,17 @@ find_package(Torch REQUIRED)
 # machine's /opt/gcc g++ did: lbd named no libstdc++ at all), runs on a mix of copies; lbd died of
 # SIGSEGV there, a call through a null pointer, in every process that removed a scratch folder.
 # So every program of ours names the shared libstdc++ first (tests/link checks lbd).
-if(UNIX AND NOT APPLE AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
-  execute_process(COMMAND "${CMAKE_CXX_COMPILER}" -print-file-name=libstdc++.so.6
+if(UNIX AND NOT APPLE AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang" AND NOT CMAKE_CXX_FLAGS MATCHES "-stdlib=libc\\+\\+")
+  separate_arguments(lbd_cxx_flags UNIX_COMMAND "${CMAKE_CXX_FLAGS}") # --gcc-toolchain, -B, ...
+  execute_process(COMMAND "${CMAKE_CXX_COMPILER}" ${lbd_cxx_flags} -print-file-name=libstdc++.so.6
                   OUTPUT_VARIABLE lbd_libstdcxx OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(NOT IS_ABSOLUTE "${lbd_libstdcxx}" OR NOT EXISTS "${lbd_libstdcxx}")
     find_library(LBD_SHARED_LIBSTDCXX NAMES libstdc++.so.6)
     set(lbd_libstdcxx "${LBD_SHARED_LIBSTDCXX}")
   endif()
   if(lbd_libstdcxx)
-    add_link_options("LINKER:--push-state,--no-as-needed,${lbd_libstdcxx},--pop-state")
+    # One item (CMake de-duplicates link options), the path its own argument (it may hold a comma).
+    add_link_options("SHELL:-Wl,--push-state,--no-as-needed \"${lbd_libstdcxx}\" -Wl,--pop-state")
     message(STATUS "libstdc++ linked first: ${lbd_libstdcxx}")
   else()
     message(WARNING "no shared libstdc++ found: with a pip LibTorch, lbd may crash (cmake/LbdDependencies.cmake)")

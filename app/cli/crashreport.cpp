@@ -1,6 +1,7 @@
 #include "app/cli/crashreport.h"
 
 #include <csignal>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -55,40 +56,70 @@ uintptr_t parseHex(const char*& p)
 // The line of /proc/self/maps whose range holds the address: which library (and so which
 // offset) the faulting instruction was in. When the stack below stops at once, the instruction
 // is in code without unwind tables, or in no mapping at all (a call through a stale pointer).
-void writeMappingOf(uintptr_t address)
+// Reads /proc/self/maps in blocks; calls `line` with each whole line (NUL-terminated; a line
+// longer than the buffer keeps its first 511 characters) until `line` returns true. False
+// when the file could not be read to its end.
+template <typename LineAction>
+bool forEachMapsLine(LineAction line)
 {
     const int maps = ::open("/proc/self/maps", O_RDONLY);
     if (maps < 0) {
-        return;
+        return false;
     }
-    char line[512];
+    char block[4096];
+    char text[512];
     size_t used = 0;
-    bool found = false;
+    bool readToEnd = false;
     for (;;) {
-        const ssize_t got = ::read(maps, line + used, 1);
-        if (got <= 0) {
-            break;
-        }
-        if (line[used] != '\n' && used + 2 < sizeof line) {
-            ++used;
+        const ssize_t got = ::read(maps, block, sizeof block);
+        if (got < 0 && errno == EINTR) {
             continue;
         }
-        line[used] = '\0';
-        used = 0;
-        const char* p = line;
-        const uintptr_t begin = parseHex(p);
-        const uintptr_t end = *p == '-' ? parseHex(++p) : 0;
-        if (address >= begin && address < end) {
-            writeText("  in mapping ");
-            writeText(line);
-            writeText("\n");
-            found = true;
+        if (got <= 0) {
+            readToEnd = got == 0;
             break;
+        }
+        for (ssize_t i = 0; i < got; ++i) {
+            if (block[i] != '\n') {
+                if (used + 1 < sizeof text) {
+                    text[used++] = block[i];
+                }
+                continue;
+            }
+            text[used] = '\0';
+            used = 0;
+            if (line(text)) {
+                ::close(maps);
+                return true;
+            }
         }
     }
     ::close(maps);
+    return readToEnd;
+}
+
+// The line of /proc/self/maps whose range holds the address: which library (and so which
+// offset) the faulting instruction was in. When the stack below stops at once, the instruction
+// is in code without unwind tables, or in no mapping at all (a call through a stale pointer).
+void writeMappingOf(uintptr_t address)
+{
+    bool found = false;
+    const bool read = forEachMapsLine([&](const char* text) {
+        const char* p = text;
+        const uintptr_t begin = parseHex(p);
+        const uintptr_t end = *p == '-' ? parseHex(++p) : 0;
+        if (address < begin || address >= end) {
+            return false;
+        }
+        writeText("  in mapping ");
+        writeText(text);
+        writeText("\n");
+        found = true;
+        return true;
+    });
     if (!found) {
-        writeText("  in no mapping of this process (a jump through a stale or corrupt pointer)\n");
+        writeText(read ? "  in no mapping of this process (a jump through a stale or corrupt pointer)\n"
+                       : "  (/proc/self/maps could not be read)\n");
     }
 }
 
@@ -105,7 +136,9 @@ void writeFaultSite(const siginfo_t* info, const void* context)
 #else
     (void)context;
 #endif
-    if (info != nullptr && (info->si_signo == SIGSEGV || info->si_signo == SIGBUS)) {
+    // si_addr means something only for a fault the kernel raised (si_code > 0), not for a signal
+    // sent with kill or raise.
+    if (info != nullptr && info->si_code > 0 && (info->si_signo == SIGSEGV || info->si_signo == SIGBUS)) {
         writeText("address touched ");
         writeHex(reinterpret_cast<uintptr_t>(info->si_addr));
         writeText("\n");

@@ -20,7 +20,8 @@ struct GlobalSums {
 };
 
 // Per-channel sums of `first` and `second` and the element count per channel, summed over the
-// ranks in one collective, in float64 on this rank's device: no host round trip (a GPU
+// ranks in one collective, summed and reduced in float64 on this rank's device (the results come
+// back as float32, as the layer computes): no host round trip (a GPU
 // synchronisation) per batch norm, which made --sync-bn 3.2x slower than per-rank batch norm
 // on 2 H100s (2026-11-27). The ranks' counts may differ (an epoch's last batches).
 GlobalSums globalSums(const torch::Tensor& first, const torch::Tensor& second, int64_t countPerChannel,
@@ -28,7 +29,7 @@ GlobalSums globalSums(const torch::Tensor& first, const torch::Tensor& second, i
 {
     const std::vector<int64_t> dims = {0, 2, 3};
     const int64_t channels = first.size(1);
-    torch::Tensor packed = torch::cat({first.sum(dims).to(torch::kDouble), second.sum(dims).to(torch::kDouble),
+    torch::Tensor packed = torch::cat({first.sum(dims, false, torch::kDouble), second.sum(dims, false, torch::kDouble),
                                        torch::full({1}, static_cast<double>(countPerChannel),
                                                    first.options().dtype(torch::kDouble))});
     communicator.allReduceSum(packed);

@@ -10,7 +10,7 @@
 #            seed 1 on split 0, GPUs 0-1, about 6.5 minutes) and, on 4 GPUs, the studies'
 #            missing runs on GPUs 2-3
 #   stage 2  [SECONDS]: waits for the parity run (at most SECONDS, default 540) and collects it
-#            with seed 0's record; the studies' progress
+#            (seed 0 of this protocol is the run of docs/results/scaling.md); the studies' progress
 #   stage 3  [SECONDS]: waits SECONDS, then the studies' progress, packed (repeat)
 # Usage: tools/gpu/open-bars.sh STAGE [SECONDS]
 set -uo pipefail
@@ -28,10 +28,10 @@ case "${1:-}" in
   1)
     bash "$tools/paper-studies.sh" build 2>&1 | tail -3
     elapsed "built"
-    bash "$tools/stdcxx-check.sh" | tail -12
+    LBD_CHECK_TRAIN=0 bash "$tools/stdcxx-check.sh" | tail -12
     for variant in per-rank sync-bn; do
-      extra=(); [ "$variant" = sync-bn ] && extra=(--sync-bn)
-      CUDA_VISIBLE_DEVICES=0,1 timeout 150 "$lbd" train --preset fashion-mnist-lt --gpus 2 --epochs 3 "${extra[@]}" \
+      extra=(--seed 0); [ "$variant" = sync-bn ] && extra+=(--sync-bn)
+      CUDA_VISIBLE_DEVICES=0,1 timeout 90 "$lbd" train --preset fashion-mnist-lt --gpus 2 --epochs 3 "${extra[@]}" \
         --out "/tmp/lbd-gpu/speed-$variant" --set "data.data_dir=$PWD/.deps/fmnist" > "$out/speed-$variant.log" 2>&1
       echo "$variant: exit $?; $(grep -E '^epoch' "$out/speed-$variant.log" | tail -1)"
     done
@@ -44,7 +44,7 @@ case "${1:-}" in
   2)
     LBD_WAIT="${2:-540}" bash "$tools/parity.sh" collect | tail -10
     elapsed "parity collected"
-    [ -f /tmp/lbd-gpu/started ] && bash "$tools/paper-studies.sh" progress
+    if [ -f "${LBD_GPU_WORK:-/tmp/lbd-gpu}/started" ]; then bash "$tools/paper-studies.sh" progress; fi
     ;;
   3)
     sleep "${2:-0}"

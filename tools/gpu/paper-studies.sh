@@ -26,10 +26,11 @@ threads=4 # CPU threads per run: the batches are augmented on the GPU; more only
 mkdir -p "$work" "$out"
 # The GPUs this script may use: CUDA_VISIBLE_DEVICES's when set (another job has the others).
 if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
-  gpus=$(echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c .)
+  gpus=$(echo "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c . || true)
 else
   gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
 fi
+[ "$gpus" -ge 1 ] || { echo "no GPU to use (CUDA_VISIBLE_DEVICES='${CUDA_VISIBLE_DEVICES:-}')" >&2; exit 1; }
 common=(--set "data.data_dir=$data" --threads "$threads")
 
 unionA() {
@@ -105,7 +106,7 @@ case "${1:-}" in
     pack
     ;;
   retry)
-    # Union A's failed runs again, one process per seed and GPU (threads of one process can
+    # Union A's failed runs again, one process per seed on physical GPUs 1-3 (threads of one process can
     # disturb each other's CUDA graph capture: "operation not permitted when stream is
     # capturing"), each stopped cleanly after $2 seconds. Finished runs are copied, not trained.
     needState

@@ -10,6 +10,7 @@
 #   tools/gpu/parity.sh start [SEED...]   starts them (default seeds 0 1) in the background, returns
 #   tools/gpu/parity.sh collect    waits (at most $LBD_WAIT s, default 420) and writes parity.txt
 #                                  and the runs' small files (parity-runs.tar.gz) into $OUT
+#                                  (parity-sync-bn.txt and parity-sync-bn-runs.tar.gz for that variant)
 # LBD_PARITY_SYNC_BN=1 (for both commands) trains with --sync-bn (batch norm over the global batch
 # of 128, as on one GPU, instead of per rank over 64) in parity-sync-bn/, parity-sync-bn.txt.
 set -uo pipefail

@@ -4,14 +4,16 @@
 # exports copies of libstdc++ functions (pytorch/pytorch#133437), and the machine's /opt/gcc g++
 # linked libstdc++ statically, so lbd ran on a mix of copies; cmake/LbdDependencies.cmake now
 # makes every program name the shared libstdc++ first. Prints the evidence; writes
-# stdcxx-check.txt into $OUT. Build first (tools/gpu/paper-studies.sh build).
+# stdcxx-check.txt into $OUT (LBD_CHECK_TRAIN=0: without the 2-GPU training run at the end).
+# Build first (tools/gpu/paper-studies.sh build).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out="${OUT:-/tmp/lbd-gpu/out}"
 lbd="$PWD/build-gpu/app/lbd"
 mkdir -p "$out"
 export NCCL_NVLS_ENABLE=0
-torchlib=$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
+torchlib=$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))' 2>/dev/null || true)
+[ -d "$torchlib" ] || { echo "stdcxx-check: python3 cannot import torch (its lib folder is what is checked)" >&2; exit 1; }
 {
   echo "date $(date -u +%FT%TZ); $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1) x $(nvidia-smi -L | wc -l)"
   echo "== the toolchain: $(command -v g++) ($(g++ -dumpfullversion))"
@@ -26,9 +28,10 @@ torchlib=$(python3 -c 'import os, torch; print(os.path.join(os.path.dirname(torc
   echo "== decode benchmark (it removes a ScratchFolder)"
   timeout 60 "$lbd" bench --what decode --decode-threads 4 --seconds 1 2>&1 | tail -4
   echo "exit ${PIPESTATUS[0]}"
-  echo "== the same with libtorch_cpu.so preloaded (its definitions first again: the old order)"
-  LD_PRELOAD="$torchlib/libtorch_cpu.so" timeout 60 "$lbd" bench --what decode --decode-threads 4 --seconds 1 2>&1 | tail -8
+  echo "== the same with libtorch_cpu.so preloaded (for comparison: before the fix this did not crash)"
+  timeout 60 env LD_PRELOAD="$torchlib/libtorch_cpu.so" "$lbd" bench --what decode --decode-threads 4 --seconds 1 2>&1 | tail -8
   echo "exit ${PIPESTATUS[0]}"
+  if [ "${LBD_CHECK_TRAIN:-1}" = 0 ]; then exit 0; fi
   echo "== lbd train --device cuda --gpus 2 --sync-bn, 1 epoch (the launcher's --device fix, sync BN on NCCL)"
   timeout 150 "$lbd" train --preset quick-cpu --device cuda --gpus 2 --sync-bn --epochs 1 --out /tmp/lbd-gpu/device-fix \
     --set "data.data_dir=$PWD/.deps/fmnist" 2>&1 | grep -E "rank|error|crash|instruction|mapping|inished|test acc" | head -12
