@@ -53,9 +53,6 @@ uintptr_t parseHex(const char*& p)
     }
 }
 
-// The line of /proc/self/maps whose range holds the address: which library (and so which
-// offset) the faulting instruction was in. When the stack below stops at once, the instruction
-// is in code without unwind tables, or in no mapping at all (a call through a stale pointer).
 // Reads /proc/self/maps in blocks; calls `line` with each whole line (NUL-terminated; a line
 // longer than the buffer keeps its first 511 characters) until `line` returns true. False
 // when the file could not be read to its end.

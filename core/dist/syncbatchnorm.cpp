@@ -22,7 +22,7 @@ struct GlobalSums {
 // Per-channel sums of `first` and `second` and the element count per channel, summed over the
 // ranks in one collective, summed and reduced in float64 on this rank's device (the results come
 // back as float32, as the layer computes): no host round trip (a GPU
-// synchronisation) per batch norm, which made --sync-bn 3.2x slower than per-rank batch norm
+// synchronisation) per batch norm, which made --sync-bn about 3x slower than per-rank batch norm
 // on 2 H100s (2026-11-27). The ranks' counts may differ (an epoch's last batches).
 GlobalSums globalSums(const torch::Tensor& first, const torch::Tensor& second, int64_t countPerChannel,
                       Communicator& communicator)
