@@ -21,9 +21,10 @@ struct GlobalSums {
 
 // Per-channel sums of `first` and `second` and the element count per channel, summed over the
 // ranks in one collective, summed and reduced in float64 on this rank's device (the results come
-// back as float32, as the layer computes): no host round trip (a GPU
-// synchronisation) per batch norm, which made --sync-bn about 3x slower than per-rank batch norm
-// on 2 H100s (2026-11-27). The ranks' counts may differ (an epoch's last batches).
+// back as float32, as the layer computes), with no host round trip. Removing that round trip did
+// not change the speed: --sync-bn stays about 3x slower than per-rank batch norm on 2 H100s
+// (docs/results/scaling.md, 2026-11-27); the collectives and these unfused kernels remain.
+// The ranks' counts may differ (an epoch's last batches).
 GlobalSums globalSums(const torch::Tensor& first, const torch::Tensor& second, int64_t countPerChannel,
                       Communicator& communicator)
 {
