@@ -96,8 +96,9 @@ std::optional<std::string> trainingUtilityWarning(const ObjectiveSpec& objective
 // term is multiplied by the class weights w without normalisation (the weighted cross-entropy
 // divides by their sum, so their scale cancels there), and only the effective-number weights
 // are rescaled to sum to C: on Fashion-MNIST-LT they are 240-317x the linear ones, and that cell
-// diverged at the DRW epoch in 2 of 2 seeds at the recipe's alpha (tuned with linear). Warns when
-// the largest weight is over 4x (or under 1/4 of) the linear ratio's largest, with the factor.
+// diverged at the DRW epoch in 5 of 5 seeds (the constant ratio's in 3 of 3) at the recipe's alpha
+// (tuned with linear). Warns when the largest weight is over 4x (or under 1/4 of) the linear
+// ratio's largest, with the factor.
 std::optional<std::string> utilityScaleWarning(const ObjectiveSpec& objective, const UtilityMatrix& utility,
                                                const std::vector<int64_t>& trainCounts);
 

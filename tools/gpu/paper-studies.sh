@@ -7,11 +7,11 @@
 #   paper-union-a.json  11 cells x 3 seeds, threads of one process over every GPU (2 per GPU)
 #   paper-union-b.json  the particle study's M = 8, 5, 2, 1 x 2 seeds, a second process (1 per GPU)
 # Longest runs first in both. (The packing measurement of docs/results/packed-execution.md was
-# this script's GPU 0 line until 2026-11-27; its commands are recorded there.)
+# this script's GPU 0 line until 2026-11-27; its commands are recorded there. The runs the first
+# leases lost were trained by tools/gpu/open-bars.sh.)
 #
 #   tools/gpu/paper-studies.sh build     headless CUDA build (tools/gpu/studies.sh build)
 #   tools/gpu/paper-studies.sh start     starts both in the background, returns
-#   tools/gpu/paper-studies.sh start-missing  instead: only the 14 runs the claims still lack
 #   tools/gpu/paper-studies.sh progress  where they are (and packs what there is into $OUT)
 #   tools/gpu/paper-studies.sh finish    waits for both (up to $LBD_WAIT s), runs the six studies
 #                                        with --reuse-from, packs every result into $OUT (few files)
@@ -71,33 +71,6 @@ case "${1:-}" in
     nohup setsid bash -c unionB > /dev/null 2>&1 < /dev/null &
     echo "started on $gpus GPUs: union A ($((gpus * 2)) runs at once), union B ($gpus at once)"
     ;;
-  start-missing)
-    # Only the runs docs/results/paper-claims-fashion-mnist-lt.md still lacks (26): the studies
-    # are then aggregated where the runs of 2026-11-27 are kept (.deps/paper-runs-2026-11-27/),
-    # with --reuse-from; `progress` packs these like the unions.
-    rm -f "$work"/*.done
-    date -u +%FT%TZ > "$work/started"
-    # The discrepancy-as-linear study's own cells first (12 runs: claim 3 with the utility term's
-    # strength held), then the published-scale ratio cells (12; the discrepancy study as built).
-    missingA() {
-      "$lbd" study "$tools/paper-missing-as-linear.json" --out "$work/union-c" --device all-gpus \
-        --parallel $((gpus * 3 - 2)) --set "data.data_dir=$data" --threads "$threads" \
-        > "$work/union-c.md" 2> "$work/union-c.log"
-      "$lbd" study "$tools/paper-missing.json" --out "$work/union-a" --device all-gpus --parallel $((gpus * 3 - 2)) \
-        --set "data.data_dir=$data" --threads "$threads" > "$work/union-a.md" 2> "$work/union-a.log"
-      touch "$work/union-a.done"
-    }
-    missingB() {
-      "$lbd" study "$tools/paper-missing-m1.json" --out "$work/union-b" --device all-gpus --parallel 2 \
-        --set "data.data_dir=$data" --threads "$threads" > "$work/union-b.md" 2> "$work/union-b.log"
-      touch "$work/union-b.done"
-    }
-    export -f missingA missingB
-    export work lbd tools gpus data threads
-    nohup setsid bash -c missingA > /dev/null 2>&1 < /dev/null &
-    nohup setsid bash -c missingB > /dev/null 2>&1 < /dev/null &
-    echo "started on $gpus GPUs: paper-missing-as-linear.json then paper-missing.json (12 runs each), paper-missing-m1.json (2 runs)"
-    ;;
   progress)
     for log in "$work"/union-c.log "$work"/union-a.log "$work"/union-b.log; do
       [ -f "$log" ] && { echo "== $(basename "$log")"; grep -E "^(finished|failed|progress)|images/s|start|done|wall" "$log" | tail -6; }
@@ -151,5 +124,5 @@ case "${1:-}" in
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/gpu.txt"
     ls -la "$out"
     ;;
-  *) echo "usage: $0 build|start|start-missing|progress|retry|finish" >&2; exit 2 ;;
+  *) echo "usage: $0 build|start|progress|retry|finish" >&2; exit 2 ;;
 esac
