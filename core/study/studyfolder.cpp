@@ -25,10 +25,15 @@ bool isStudyFolder(const std::string& directory)
     return fs::is_regular_file(fs::path(directory) / kStudyFile, ec) && fs::is_regular_file(fs::path(directory) / kOptionsFile, ec);
 }
 
+std::string studySpecPath(const std::string& directory)
+{
+    return (fs::path(directory) / kStudyFile).string();
+}
+
 ResolvedStudy openStudyFolder(const std::string& directory)
 {
     const fs::path folder(directory);
-    const StudySpec spec = loadStudySpec((folder / kStudyFile).string());
+    const StudySpec spec = loadStudySpec(studySpecPath(directory));
     StudyOptions options;
     try {
         options = studyOptionsFromJson(readJsonFile((folder / kOptionsFile).string()), "options");

@@ -21,6 +21,8 @@ bool isStudyFolder(const std::string& directory);
 void prepareStudyFolder(const ResolvedStudy& study, const std::string& directory);
 // The study a folder holds, resolved again from its own files (InputError naming the file).
 ResolvedStudy openStudyFolder(const std::string& directory);
+// The folder's study.json (a study file as any other: it can be run elsewhere).
+std::string studySpecPath(const std::string& directory);
 // failures.json: run folder (relative) -> message. A run that later finishes drops its entry.
 std::map<std::string, std::string> readStudyFailures(const std::string& directory);
 void recordStudyFailure(const std::string& directory, const std::string& run, const std::optional<std::string>& message);

@@ -4,7 +4,8 @@
 // failure listed under the table, draws one bar per working cell at the mean results/summary.json
 // holds, and saves the table (core's Markdown / CSV / LaTeX) and the plots. Double-clicking a
 // finished run asks to open it; a failed one does not. Stop during a 40-epoch study leaves every
-// run stopped; Continue finishes them.
+// run stopped; Continue finishes them. An opened study folder becomes the setup panel's choice
+// (its header, scale, seeds and folder), for a built-in study and for one of the user's own.
 #include "tests/ui/uitestsupport.h"
 
 #include "core/study/studysummary.h"
@@ -22,7 +23,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
@@ -167,6 +170,31 @@ private slots:
         }
         QVERIFY(!page.plots()->hasFactorPlot()); // "method" has named levels, no numbers
 
+        // "Zoom bars": the value axis spans the seeds' values instead of starting at 0, and the
+        // title says so; unticked, from 0 again.
+        const auto titleOf = [plot] {
+            auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+            return title ? title->text() : QString();
+        };
+        QCOMPARE(plot->yAxis->range().lower, 0.0);
+        QVERIFY(!titleOf().contains(QStringLiteral("not from 0")));
+        auto* zoom = page.plots()->findChild<QCheckBox*>(QStringLiteral("studyZoomBars"));
+        QVERIFY(zoom);
+        zoom->setChecked(true);
+        double lowest = 100, highest = 0;
+        for (size_t cell = 0; cell < 2; ++cell) {
+            for (const auto& value : summary.at("cells").at(cell).at("metrics").at("accuracy").at("values")) {
+                lowest = std::min(lowest, 100 * value.get<double>());
+                highest = std::max(highest, 100 * value.get<double>());
+            }
+        }
+        const QCPRange zoomed = plot->yAxis->range();
+        QVERIFY2(zoomed.lower != 0.0 && zoomed.lower < lowest && zoomed.upper > highest,
+                 qPrintable(QStringLiteral("%1 .. %2 for values %3 .. %4").arg(zoomed.lower).arg(zoomed.upper).arg(lowest).arg(highest)));
+        QVERIFY2(titleOf().contains(QStringLiteral("not from 0")), qPrintable(titleOf()));
+        zoom->setChecked(false);
+        QCOMPARE(plot->yAxis->range().lower, 0.0);
+
         // Exports: core's own table writers, and the plot files.
         for (const QString suffix : {QStringLiteral("md"), QStringLiteral("csv"), QStringLiteral("tex")}) {
             const QString path = m_temp.filePath(QStringLiteral("table.") + suffix);
@@ -201,6 +229,64 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(refreshed.count(), 1, 20000);
         QCOMPARE(reopened.runModel()->count(lbd::StudyRunState::Finished), 4);
         QCOMPARE(reopened.summaryModel()->index(0, StudySummaryModel::Runs).data().toString(), QStringLiteral("2/2"));
+        // The header describes the opened study (its own study.json, now in the list), not the
+        // built-in study the new page had selected, and Start would run in the opened folder.
+        StudySetupPanel* setup = reopened.setupPanel();
+        const auto* info = setup->findChild<QLabel*>(QStringLiteral("studyInfo"));
+        QVERIFY(info);
+        QVERIFY2(info->text().contains(QStringLiteral("Table T")) && info->text().contains(QStringLiteral("= 6 runs")),
+                 qPrintable(info->text()));
+        QVERIFY2(setup->studyCombo()->currentText().contains(QStringLiteral("Tiny study")),
+                 qPrintable(setup->studyCombo()->currentText()));
+        QString resolveError;
+        const auto chosen = setup->resolve(&resolveError);
+        QVERIFY2(chosen, qPrintable(resolveError));
+        QCOMPARE(setup->folderFor(*chosen), QDir::cleanPath(folder));
+    }
+
+    void openedBuiltInStudyBecomesTheChoice()
+    {
+        // A folder of the built-in particle study at its quick scale (nothing trained yet).
+        const QString folder = m_temp.filePath(QStringLiteral("opened-particles"));
+        QVERIFY(QDir().mkpath(folder));
+        const lbd::StudyInfo particles = [] {
+            for (const lbd::StudyInfo& info : lbd::listBuiltInStudies()) {
+                if (info.name == "particles") {
+                    return info;
+                }
+            }
+            return lbd::StudyInfo{};
+        }();
+        QVERIFY(!particles.path.empty());
+        lbd::StudyOptions options;
+        options.quick = true;
+        options.seeds = {0, 3};
+        QVERIFY(writeFile(QDir(folder).filePath(QStringLiteral("study_options.json")),
+                          QByteArray::fromStdString(lbd::toJson(options).dump())));
+        QVERIFY(QFile::copy(QString::fromStdString(particles.path), QDir(folder).filePath(QStringLiteral("study.json"))));
+
+        StudiesPage page; // selects the first built-in study, not the particle one
+        StudySetupPanel* setup = page.setupPanel();
+        QVERIFY(setup->studyCombo()->currentData().toString() != QStringLiteral("particles"));
+        const int entries = setup->studyCombo()->count();
+        QVERIFY2(page.openStudyFolder(folder), qPrintable(page.lastMessage()));
+        QCOMPARE(setup->studyCombo()->currentData().toString(), QStringLiteral("particles"));
+        QCOMPARE(setup->studyCombo()->count(), entries); // its built-in entry, not a copy
+        QVERIFY(setup->findChild<QCheckBox*>(QStringLiteral("studyQuick"))->isChecked());
+        QCOMPARE(setup->seedsEdit()->text(), QStringLiteral("0,3"));
+        const QString info = setup->findChild<QLabel*>(QStringLiteral("studyInfo"))->text();
+        QVERIFY2(info.contains(QStringLiteral("Figure 3")) && info.contains(QStringLiteral("2 seed(s)")), qPrintable(info));
+        QString error;
+        auto chosen = setup->resolve(&error);
+        QVERIFY2(chosen, qPrintable(error));
+        QCOMPARE(setup->folderFor(*chosen), QDir::cleanPath(folder));
+
+        // Choosing another study by hand: its own description and its own folder again.
+        setup->studyCombo()->setCurrentIndex(0);
+        QVERIFY(!setup->findChild<QLabel*>(QStringLiteral("studyInfo"))->text().contains(QStringLiteral("Figure 3")));
+        chosen = setup->resolve(&error);
+        QVERIFY2(chosen, qPrintable(error));
+        QVERIFY(setup->folderFor(*chosen) != QDir::cleanPath(folder));
     }
 
     void stopThenContinue()

@@ -205,7 +205,9 @@ bool StudiesPage::openStudyFolder(const QString& folder)
     }
     try {
         const QString directory = QDir::cleanPath(folder);
-        showStudy(lbd::openStudyFolder(directory.toStdString()), directory);
+        const lbd::ResolvedStudy study = lbd::openStudyFolder(directory.toStdString());
+        m_setup->showOpenedStudy(study, directory);
+        showStudy(study, directory);
         showMessage(tr("Opened the study folder %1.").arg(QDir::toNativeSeparators(directory)), false);
         return true;
     } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -108,6 +109,11 @@ StudyPlots::StudyPlots(QWidget* parent) : QWidget(parent)
     m_fhr = makePlot(QStringLiteral("studyFhrPlot"),
                      tr("False Head Rate curve per cell: the share of tail test images decided as one of the k "
                         "largest classes, for every k; the band is ± 1 sample std over seeds. Lower is better."), this);
+    m_zoomBars = new QCheckBox(tr("Zoom bars"), this);
+    m_zoomBars->setObjectName(QStringLiteral("studyZoomBars"));
+    m_zoomBars->setToolTip(tr("Fit the bar chart's value axis to the values instead of starting it at 0: cells a "
+                              "point or two apart (90 % against 91 %) become visible. The plot's title then says "
+                              "that the axis does not start at 0, since the bars' heights no longer compare."));
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("studyPlotTabs"));
     m_tabs->addTab(m_bars, tr("Bars"));
@@ -126,6 +132,7 @@ StudyPlots::StudyPlots(QWidget* parent) : QWidget(parent)
     metricLabel->setBuddy(m_metric);
     top->addWidget(metricLabel);
     top->addWidget(m_metric, 1);
+    top->addWidget(m_zoomBars);
     top->addWidget(m_pngButton);
     top->addWidget(m_pdfButton);
     auto* layout = new QVBoxLayout(this);
@@ -134,6 +141,7 @@ StudyPlots::StudyPlots(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_tabs, 1);
 
     connect(m_metric, &QComboBox::currentIndexChanged, this, &StudyPlots::redraw);
+    connect(m_zoomBars, &QCheckBox::toggled, this, &StudyPlots::redraw);
     connect(m_pngButton, &QPushButton::clicked, this, [this] { askSave(false); });
     connect(m_pdfButton, &QPushButton::clicked, this, [this] { askSave(true); });
     clear();
@@ -192,7 +200,10 @@ void StudyPlots::redraw()
 
 void StudyPlots::drawBars(const lbd::StudyMetric& metric)
 {
-    resetPlot(m_bars, tr("%1 per cell (mean ± 1 std over seeds)").arg(QString::fromStdString(metric.title)));
+    const bool zoom = m_zoomBars->isChecked();
+    resetPlot(m_bars, (zoom ? tr("%1 per cell (mean ± 1 std over seeds; axis zoomed, not from 0)")
+                            : tr("%1 per cell (mean ± 1 std over seeds)"))
+                          .arg(QString::fromStdString(metric.title)));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     auto* bars = new QCPBars(m_bars->xAxis, m_bars->yAxis);
     bars->setName(tr("mean over seeds (± 1 std)"));
@@ -205,6 +216,7 @@ void StudyPlots::drawBars(const lbd::StudyMetric& metric)
     seeds->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0x33, 0x33, 0x33), Qt::white, 6));
     QVector<double> x, y, errors;
     double top = 0;
+    double bottom = std::numeric_limits<double>::infinity(); // the lowest value or error bar drawn
     for (size_t i = 0; i < m_summary.cells.size(); ++i) {
         const lbd::CellSummary& cell = m_summary.cells[i];
         const double position = static_cast<double>(i + 1);
@@ -217,9 +229,11 @@ void StudyPlots::drawBars(const lbd::StudyMetric& metric)
         y << sample->mean * metric.scale;
         errors << spread(*sample, metric.scale);
         top = std::max(top, y.back() + errors.back());
+        bottom = std::min(bottom, y.back() - errors.back());
         for (double value : sample->values) {
             seeds->addData(position, value * metric.scale);
             top = std::max(top, value * metric.scale);
+            bottom = std::min(bottom, value * metric.scale);
         }
     }
     bars->setData(x, y, true);
@@ -229,7 +243,13 @@ void StudyPlots::drawBars(const lbd::StudyMetric& metric)
     m_bars->xAxis->setLabel(m_summary.factorNames.size() == 1 ? QString::fromStdString(m_summary.factorNames[0]) : tr("cell"));
     m_bars->xAxis->setRange(0.4, static_cast<double>(m_summary.cells.size()) + 0.6);
     m_bars->yAxis->setLabel(axisLabel(metric));
-    m_bars->yAxis->setRange(0, top > 0 ? top * 1.3 : 1); // room for the legend above the bars
+    if (zoom && !x.isEmpty()) {
+        // A margin of a fifth of the values' span below them, and room for the legend above.
+        const double span = std::max(top - bottom, 1e-3 * std::max(std::abs(top), 1.0));
+        m_bars->yAxis->setRange(bottom - 0.2 * span, top + 0.6 * span);
+    } else {
+        m_bars->yAxis->setRange(0, top > 0 ? top * 1.3 : 1); // room for the legend above the bars
+    }
     m_bars->legend->setVisible(!x.isEmpty());
     m_bars->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_bars->replot(QCustomPlot::rpQueuedReplot);

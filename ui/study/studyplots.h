@@ -12,6 +12,7 @@
 
 #include "core/study/studysummary.h"
 
+class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QPushButton;
@@ -53,6 +54,7 @@ private:
     void askSave(bool pdf);
 
     QComboBox* m_metric = nullptr;
+    QCheckBox* m_zoomBars = nullptr; // the bar chart's value axis fitted to the values, not from 0
     QTabWidget* m_tabs = nullptr;
     QCustomPlot* m_bars = nullptr;
     QCustomPlot* m_factor = nullptr;

@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
+#include <QSignalBlocker>
 #include <QSpinBox>
 
 namespace lbd::ui {
@@ -88,8 +89,13 @@ StudySetupPanel::StudySetupPanel(QWidget* parent) : QWidget(parent)
     fillStudies();
     fillDevices();
 
-    connect(m_study, &QComboBox::currentIndexChanged, this, &StudySetupPanel::updateInfo);
-    connect(m_quick, &QCheckBox::toggled, this, &StudySetupPanel::updateInfo);
+    // Another study or scale chosen by hand no longer runs in an opened study's folder.
+    const auto choiceChanged = [this] {
+        m_openedFolder.clear();
+        updateInfo();
+    };
+    connect(m_study, &QComboBox::currentIndexChanged, this, choiceChanged);
+    connect(m_quick, &QCheckBox::toggled, this, choiceChanged);
     connect(m_openFile, &QPushButton::clicked, this, &StudySetupPanel::chooseStudyFile);
     connect(m_openFolder, &QPushButton::clicked, this, &StudySetupPanel::chooseStudyFolder);
     connect(m_chooseFolder, &QPushButton::clicked, this, &StudySetupPanel::chooseTargetFolder);
@@ -186,6 +192,27 @@ bool StudySetupPanel::selectStudy(const QString& nameOrPath)
     return index >= 0;
 }
 
+void StudySetupPanel::showOpenedStudy(const lbd::ResolvedStudy& study, const QString& folder)
+{
+    {
+        const QSignalBlocker blockStudy(m_study);
+        const QSignalBlocker blockQuick(m_quick);
+        const int builtIn = m_study->findData(QString::fromStdString(study.spec.name));
+        const bool sameStudy = builtIn >= 0
+            && m_study->itemData(builtIn, Qt::ToolTipRole).toString() == QString::fromStdString(study.spec.title);
+        QString error;
+        if (sameStudy) {
+            m_study->setCurrentIndex(builtIn);
+        } else if (!addStudyFile(QString::fromStdString(lbd::studySpecPath(folder.toStdString())), &error)) {
+            emit message(error, true);
+        }
+        m_quick->setChecked(study.options.quick);
+        m_seeds->setText(seedsText(study.options.seeds)); // empty: the study's own, as when it started
+    }
+    m_openedFolder = QDir::cleanPath(folder);
+    updateInfo();
+}
+
 void StudySetupPanel::setQuick(bool quick) { m_quick->setChecked(quick); }
 void StudySetupPanel::setSeedsText(const QString& text) { m_seeds->setText(text); }
 void StudySetupPanel::setParallel(int runs) { m_parallel->setValue(runs); }
@@ -237,6 +264,9 @@ std::optional<lbd::ResolvedStudy> StudySetupPanel::resolve(QString* error) const
 
 QString StudySetupPanel::folderFor(const lbd::ResolvedStudy& study) const
 {
+    if (!m_openedFolder.isEmpty()) {
+        return m_openedFolder;
+    }
     if (!m_folderOverride.isEmpty()) {
         return m_folderOverride;
     }

@@ -45,6 +45,12 @@ public:
     // Parses "0, 1, 2"; nothing for text that is not a comma-separated list of seeds.
     static std::optional<std::vector<int64_t>> parseSeeds(const QString& text);
 
+    // An opened study folder becomes the panel's choice, so that the header describes the study the
+    // page shows, not the one the list had selected: its built-in entry (same name and title) or
+    // its own study.json added to the list, its scale and seeds, and the folder itself as where
+    // Start runs, until the study or the scale is changed by hand.
+    void showOpenedStudy(const lbd::ResolvedStudy& study, const QString& folder);
+
     // Which buttons apply: a pass running (Stop), stopping, a folder to continue.
     void setRunState(bool running, bool stopping, bool canContinue);
     void showFolder(const QString& folder);
@@ -85,6 +91,7 @@ private:
     QPushButton* m_stop = nullptr;
     QPushButton* m_continue = nullptr;
     QString m_folderOverride;
+    QString m_openedFolder; // the opened study's folder, while its study and scale stay selected
 };
 
 } // namespace lbd::ui
