@@ -269,6 +269,17 @@ private slots:
         StudySetupPanel* setup = page.setupPanel();
         QVERIFY(setup->studyCombo()->currentData().toString() != QStringLiteral("particles"));
         const int entries = setup->studyCombo()->count();
+        // A damaged study folder: a message naming the file, and the panel's choice unchanged.
+        const QString damaged = m_temp.filePath(QStringLiteral("damaged-study"));
+        QVERIFY(QDir().mkpath(damaged));
+        QVERIFY(writeFile(QDir(damaged).filePath(QStringLiteral("study.json")), "{\"name\": "));
+        QVERIFY(writeFile(QDir(damaged).filePath(QStringLiteral("study_options.json")), "{}"));
+        const QString before = setup->studyCombo()->currentData().toString();
+        QVERIFY(!page.openStudyFolder(damaged));
+        QVERIFY2(page.lastMessage().contains(QStringLiteral("study.json")), qPrintable(page.lastMessage()));
+        QCOMPARE(setup->studyCombo()->currentData().toString(), before);
+        QCOMPARE(setup->studyCombo()->count(), entries);
+
         QVERIFY2(page.openStudyFolder(folder), qPrintable(page.lastMessage()));
         QCOMPARE(setup->studyCombo()->currentData().toString(), QStringLiteral("particles"));
         QCOMPARE(setup->studyCombo()->count(), entries); // its built-in entry, not a copy
@@ -279,6 +290,14 @@ private slots:
         QString error;
         auto chosen = setup->resolve(&error);
         QVERIFY2(chosen, qPrintable(error));
+        QCOMPARE(setup->folderFor(*chosen), QDir::cleanPath(folder));
+
+        // A folder chosen by hand wins over the opened one.
+        const QString chosenFolder = m_temp.filePath(QStringLiteral("chosen-by-hand"));
+        setup->setFolderOverride(chosenFolder);
+        QCOMPARE(setup->folderFor(*chosen), QDir::cleanPath(chosenFolder));
+        setup->setFolderOverride(QString());
+        QVERIFY2(page.openStudyFolder(folder), qPrintable(page.lastMessage()));
         QCOMPARE(setup->folderFor(*chosen), QDir::cleanPath(folder));
 
         // Choosing another study by hand: its own description and its own folder again.

@@ -220,6 +220,7 @@ void StudySetupPanel::setParallel(int runs) { m_parallel->setValue(runs); }
 void StudySetupPanel::setFolderOverride(const QString& folder)
 {
     m_folderOverride = folder.isEmpty() ? QString() : QDir::cleanPath(folder);
+    m_openedFolder.clear(); // a folder chosen by hand wins over the opened study's
     updateInfo();
 }
 
