@@ -3,6 +3,7 @@
 #include "datasets/common/error.h"
 #include "datasets/common/imagedecoderchecks.h"
 #include "datasets/common/imageheader.h"
+#include "datasets/common/pngchunks.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -98,9 +99,19 @@ std::string imageDecoderName()
 
 void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out, const ReadLimits& limits)
 {
-    checkImageFile(path, limits);
+    const int64_t fileSize = checkImageFile(path, limits);
     const std::vector<uint8_t> head = readFileHead(path, static_cast<size_t>(kImageHeaderBytes));
     checkImageHeader(head.data(), head.size(), path, limits);
+    if (isPngData(head.data(), head.size())) {
+        // Through memory without the chunks libpng would print warnings about (pngchunks.h).
+        const std::vector<uint8_t> whole = int64_t(head.size()) >= fileSize ? head : readFileHead(path, size_t(fileSize));
+        const std::vector<uint8_t> png = withoutAncillaryPngChunks(whole.data(), whole.size());
+        decodeChecked(path, format, out, [&] {
+            const cv::Mat buffer(1, static_cast<int>(png.size()), CV_8U, const_cast<uint8_t*>(png.data()));
+            return cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
+        });
+        return;
+    }
     decodeChecked(path, format, out, [&] { return cv::imread(path, cv::IMREAD_UNCHANGED); });
 }
 
@@ -112,8 +123,12 @@ void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& labe
     }
     checkImageFileSize(static_cast<int64_t>(bytes.size()), label, limits);
     checkImageHeader(bytes.data(), std::min(bytes.size(), static_cast<size_t>(kImageHeaderBytes)), label, limits);
+    const std::vector<uint8_t> png = isPngData(bytes.data(), bytes.size())
+                                         ? withoutAncillaryPngChunks(bytes.data(), bytes.size())
+                                         : std::vector<uint8_t>();
+    const std::vector<uint8_t>& data = png.empty() ? bytes : png; // PNG: without what libpng would warn about
     decodeChecked(label, format, out, [&] {
-        const cv::Mat buffer(1, static_cast<int>(bytes.size()), CV_8U, const_cast<uint8_t*>(bytes.data()));
+        const cv::Mat buffer(1, static_cast<int>(data.size()), CV_8U, const_cast<uint8_t*>(data.data()));
         return cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
     });
 }
