@@ -23,7 +23,7 @@ int runMakeListData(const MakeListDataOptions& o)
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << "wrote " << result.trainImages << " training and " << result.testImages << " test images of "
               << o.spec.classes << " classes (" << o.spec.width << "x" << o.spec.height << " JPEG) in " << seconds << " s\n"
-              << "lists: " << result.trainList << ", " << result.testList << "\n"
+              << "lists: " << result.trainList << ", " << result.testList << " (the held-out images, also as " << result.valList << ", which the imagenet-lt preset evaluates on)\n"
               << "train on them: lbd train --preset imagenet-lt --data-dir " << o.directory << "\n";
     return 0;
 }

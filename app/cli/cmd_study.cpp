@@ -123,6 +123,9 @@ int runStudy(StudyCommandOptions& o)
     auto opened = openStudy(o);
     const ResolvedStudy& study = opened.first;
     const std::string& directory = opened.second;
+    for (const std::string& note : study.notes) {
+        std::cerr << "lbd study: " << note << "\n";
+    }
     if (o.summarize) {
         if (!isStudyFolder(directory)) {
             throw InputError(directory + ": no study has run there yet (nothing to summarize)");

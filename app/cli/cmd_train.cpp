@@ -89,7 +89,9 @@ nlohmann::json configJson(const TrainOptions& o)
     if (o.baseline->count() > 0) {
         setBaselineInConfigJson(config, o.baselineName, o.flags.given("model.particles"));
     }
-    mergeJson(config, patch);
+    if (const auto note = mergeOverrides(config, patch)) {
+        std::cerr << "lbd train: " << *note << "\n";
+    }
     return config;
 }
 

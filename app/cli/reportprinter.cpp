@@ -32,15 +32,19 @@ void printReport(std::ostream& out, const EvaluationReport& r, const std::vector
         }
         out << '\n';
     }
+    // The paper's table calls these points "tail ratio 25/50/75 %"; the published code makes the
+    // HEAD the first int(C r + 0.5) classes. Say which classes are the head, not a bare percentage.
     out << "  false head rate";
     for (const auto& point : r.fhrPoints) {
-        out << "  tail " << static_cast<int>(100 * point.ratio) << "%: " << percent(point.split.rate);
+        out << "  head = first " << point.split.headClasses << " of " << r.classCount << " (r " << point.ratio
+            << "): " << percent(point.split.rate);
     }
-    out << "  (" << r.fhrConvention << ")\n";
+    out << "\n                  (" << r.fhrConvention << ")\n";
     out << "  FHR means       of the three points " << percent(r.fhrPointsMean) << "   of the whole curve (k = 1.."
         << (r.classCount - 1) << ") " << percent(r.fhrCurveMean) << '\n';
     char line[200];
-    std::snprintf(line, sizeof line, "  calibration     ECE %.4f  MCE %.4f  NLL %.4f", r.calibration.ece, r.calibration.mce, r.nll);
+    std::snprintf(line, sizeof line, "  calibration     ECE %.4f (15 bins of pbar of the decision)  MCE %.4f  NLL %.4f",
+                  r.calibration.ece, r.calibration.mce, r.nll);
     out << line;
     if (r.aurocConfidence) {
         std::snprintf(line, sizeof line, "  AUROC(conf) %.4f", *r.aurocConfidence);
@@ -49,6 +53,17 @@ void printReport(std::ostream& out, const EvaluationReport& r, const std::vector
     if (r.aurocNegativeEntropy) {
         std::snprintf(line, sizeof line, "  AUROC(-entropy) %.4f", *r.aurocNegativeEntropy);
         out << line;
+    }
+    if (r.published) {
+        // The published code's numbers, for comparing with the paper's tables (lbd-math.md section 6).
+        std::snprintf(line, sizeof line, "\n  published code  accuracy (mean-logit) %s  ECE %.4f (10 bins of 1 - H(q), over all %lld images; %lld in no bin)",
+                      percent(r.published->accuracy).c_str(), r.published->ece, static_cast<long long>(r.imageCount),
+                      static_cast<long long>(r.published->unbinned));
+        out << line;
+        if (r.published->auroc) {
+            std::snprintf(line, sizeof line, "  AUROC %.4f", *r.published->auroc);
+            out << line;
+        }
     }
     std::snprintf(line, sizeof line, "\n  risk-coverage   AURC %.4f (all)  %.4f (tail)\n", r.riskCoverage.aurc,
                   r.riskCoverageTail.aurc);

@@ -3,6 +3,7 @@
 #include "core/util/error.h"
 
 #include <cmath>
+#include <limits>
 
 namespace lbd {
 
@@ -46,9 +47,16 @@ torch::Tensor predictiveMean(const torch::Tensor& particleProbs)
 
 namespace {
 
+// L = (1/M) sum_j log p_j, the log-softmax of each particle's logits averaged (lbd-math.md section
+// 5 item 3, vector F). No floor such as 1e-12: it would move a confident particle's log p from
+// -40 to -27.6 and change decisions. Only an exact zero (softmax underflow) is lifted to the
+// dtype's smallest normal number, so that 0 * log 0 stays finite; the cosine classifier bounds
+// logits by s = 30, so its probabilities (>= e^-60) never come near it.
 torch::Tensor meanLogProbabilities(const torch::Tensor& probs)
 {
-    return probs.clamp_min(kProbabilityFloor).log().mean(0); // [N, C]
+    const double smallest = probs.scalar_type() == torch::kFloat64 ? std::numeric_limits<double>::min()
+                                                                    : static_cast<double>(std::numeric_limits<float>::min());
+    return probs.clamp_min(smallest).log().mean(0); // [N, C]
 }
 
 } // namespace

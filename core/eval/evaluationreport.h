@@ -89,6 +89,27 @@ struct RegionCalibration {
     CalibrationReport calibration; // images whose true class is in the region
 };
 
+// The published code's calibration and AUC (lbd-math.md section 6, `model/metric.py`): computed
+// from q = softmax(mean particle logits), decision argmax q, confidence_pub = 1 - H(q) in nats.
+// Reported BESIDE ours whenever a number is compared with the paper's tables; the two ECEs differ
+// in bins (10 vs 15), in the confidence (1 - entropy vs pbar of the decision) and in the
+// denominator (every image, also those whose confidence_pub is negative and sit in no bin).
+inline constexpr const char* kPublishedMetricsDefinition =
+    "published code (model/metric.py): q = softmax(mean particle logits), decision argmax q, confidence 1 - H(q) in "
+    "nats; ECE over 10 bins [i/10, (i+1)/10) divided by every image (confidence < 0 in no bin); AUROC of (correct, "
+    "confidence)";
+inline constexpr const char* kOurCalibrationDefinition =
+    "ours (lbd-math.md section 6): confidence = pbar of the decided class; ECE over 15 bins (b/15, (b+1)/15]; AUROC of "
+    "(correct, that confidence)";
+
+struct PublishedMetrics {
+    double accuracy = 0.0;         // of the mean-logit decision
+    double ece = 0.0;              // ece_published
+    std::optional<double> auroc;   // auroc_published; empty when every decision is right or every one wrong
+    int64_t unbinned = 0;          // images with confidence_pub outside [0, 1): in no bin, in the denominator
+    std::vector<CalibrationBin> bins; // the 10 bins [i/10, (i+1)/10) of confidence_pub (the reliability diagram)
+};
+
 struct EvaluationReport {
     DecisionRule rule = DecisionRule::Argmax;
     int64_t classCount = 0;
@@ -116,6 +137,9 @@ struct EvaluationReport {
     // right or every one is wrong, where the statistic is undefined.
     std::optional<double> aurocConfidence;
     std::optional<double> aurocNegativeEntropy;
+
+    // The published code's decision and metrics, beside ours; empty in reports written before them.
+    std::optional<PublishedMetrics> published;
 
     double nll = 0.0;         // mean -log max(pbar[y], 1e-12)
     double meanUtility = 0.0; // mean U[y, decision]

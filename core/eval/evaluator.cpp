@@ -6,6 +6,7 @@
 #include "core/eval/degeneracy.h"
 #include "core/eval/falseheadrate.h"
 #include "core/eval/metrics.h"
+#include "core/eval/publishedmetrics.h"
 #include "core/eval/riskcoverage.h"
 #include "core/eval/uncertainty.h"
 #include "core/util/error.h"
@@ -124,6 +125,7 @@ EvaluationReport evaluate(const torch::Tensor& particleProbs, const torch::Tenso
     report.aurocConfidence = misclassificationAuroc(confidence, correct);
     report.aurocNegativeEntropy = misclassificationAuroc(negativeEntropy, correct);
     report.nll = negativeLogLikelihood(trueClassProbability);
+    report.published = publishedMetrics(probs, y);
     report.meanUtility = meanUtility(y, yhat, utility);
 
     report.riskCoverage = riskCoverage(ruleConfidence, correct);

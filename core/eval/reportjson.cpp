@@ -189,6 +189,16 @@ nlohmann::json reportToJson(const EvaluationReport& report, ReportDetail detail)
     j["auroc"] = {{"confidence", optionalJson(report.aurocConfidence)},
                   {"negative_entropy", optionalJson(report.aurocNegativeEntropy)}};
     j["nll"] = report.nll;
+    if (report.published) {
+        const PublishedMetrics& p = *report.published;
+        j["published"] = {{"decision", "mean-logit (argmax of the mean particle logits)"},
+                          {"accuracy", p.accuracy},
+                          {"ece", p.ece},
+                          {"auroc", optionalJson(p.auroc)},
+                          {"unbinned", p.unbinned},
+                          {"bins", calibrationJson({p.bins, 0, p.ece, 0.0})["bins"]},
+                          {"definition", kPublishedMetricsDefinition}};
+    }
     j["mean_utility"] = report.meanUtility;
     j["risk_coverage"] = {{"all", riskCoverageJson(report.riskCoverage, detail)},
                           {"tail", riskCoverageJson(report.riskCoverageTail, detail)}};
@@ -261,6 +271,16 @@ EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& sour
         report.aurocNegativeEntropy = optionalFrom(j.at("auroc").at("negative_entropy"));
         report.nll = j.at("nll").get<double>();
         report.meanUtility = j.at("mean_utility").get<double>();
+        if (j.contains("published")) { // absent in reports written before the published metrics
+            const json& p = j.at("published");
+            PublishedMetrics published;
+            published.accuracy = p.at("accuracy").get<double>();
+            published.ece = p.at("ece").get<double>();
+            published.auroc = optionalFrom(p.at("auroc"));
+            published.unbinned = integerValue<int64_t>(p.at("unbinned"));
+            published.bins = calibrationFrom({{"count", 0}, {"ece", 0.0}, {"mce", 0.0}, {"bins", p.at("bins")}}).bins;
+            report.published = published;
+        }
         if (j.contains("risk_coverage")) { // absent in reports written before the defer option
             report.riskCoverage = riskCoverageFrom(j.at("risk_coverage").at("all"));
             report.riskCoverageTail = riskCoverageFrom(j.at("risk_coverage").at("tail"));

@@ -178,8 +178,9 @@ std::string utilityFormDescription(UtilityForm form)
         return "published: -sum_k w_k U[y,k] log p(k), the published code's loss; unbounded below with negative "
                "utilities (use it to reproduce the paper's tables)";
     case UtilityForm::Paper:
-        return "paper: -w_y sum_k U[y,k] log p(k), the paper's Eq. 8; unbounded below with negative utilities and "
-               "4-6x stronger than published at the same alpha";
+        return "paper: -w_y sum_k U[y,k] log p(k): the paper's Eq. 8 weighting (the sample's own ratio w_y) in the "
+               "published code's row orientation U[y,k]; the printed Eq. 8 reads the column U[k,y] instead, which no form "
+               "follows. Unbounded below with negative utilities and 4-6x stronger than published at the same alpha";
     }
     return {};
 }

@@ -75,6 +75,17 @@ StudyScale readScale(const json& object, const std::string& context)
     return scale;
 }
 
+Protocol readProtocol(JsonReader& reader, const std::string& context)
+{
+    std::string name;
+    reader.read("protocol", name);
+    try {
+        return parseProtocol(name);
+    } catch (const InputError& error) {
+        throw InputError(context + ".protocol: " + error.what());
+    }
+}
+
 StudyLevel readLevel(const json& object, const std::string& context)
 {
     JsonReader reader(object, context);
@@ -90,6 +101,9 @@ StudyLevel readLevel(const json& object, const std::string& context)
     }
     if (reader.has("set")) {
         level.set = nestedPatch(reader.child("set"), context + ".set");
+    }
+    if (reader.has("protocol")) {
+        level.protocol = readProtocol(reader, context);
     }
     reader.rejectUnknown();
     return level;
@@ -228,6 +242,9 @@ StudySpec studySpecFromJson(const json& root, const std::string& source)
     reader.read("paper_table", spec.paperTable);
     reader.read("claim", spec.claim);
     reader.read("description", spec.description);
+    if (reader.has("protocol")) {
+        spec.protocol = readProtocol(reader, source);
+    }
     if (spec.name.empty() || slug(spec.name) != spec.name) {
         throw InputError(source + ".name must be a short lower-case name (letters, digits, '-'): it names the folder");
     }
@@ -276,6 +293,9 @@ json toJson(const StudySpec& spec)
     out["paper_table"] = spec.paperTable;
     out["claim"] = spec.claim;
     out["description"] = spec.description;
+    if (spec.protocol) {
+        out["protocol"] = protocolName(*spec.protocol);
+    }
     if (spec.quick) {
         out["quick"] = scaleJson(*spec.quick);
     }
@@ -286,6 +306,9 @@ json toJson(const StudySpec& spec)
             json l = {{"label", level.label}, {"set", level.set}};
             if (level.baseline) {
                 l["baseline"] = *level.baseline;
+            }
+            if (level.protocol) {
+                l["protocol"] = protocolName(*level.protocol);
             }
             levels.push_back(l);
         }
@@ -343,7 +366,10 @@ ResolvedStudy resolveStudy(const StudySpec& spec, const StudyOptions& options)
     study.spec = spec;
     study.options = options;
     study.seeds = !options.seeds.empty() ? options.seeds : (!scale.seeds.empty() ? scale.seeds : spec.full.seeds);
-    const json base = baseConfig(scale, options);
+    json base = baseConfig(scale, options);
+    if (spec.protocol) {
+        applyProtocolToJson(base, *spec.protocol); // at either scale: the quick preset follows it too
+    }
 
     // The cartesian product, first factor slowest: index digits in mixed radix.
     size_t cells = 1;
@@ -368,11 +394,16 @@ ResolvedStudy resolveStudy(const StudySpec& spec, const StudyOptions& options)
                 const bool particlesGiven = level->set.contains("model") && level->set["model"].contains("particles");
                 setBaselineInConfigJson(cell.config, *level->baseline, particlesGiven);
             }
+            if (level->protocol) {
+                applyProtocolToJson(cell.config, *level->protocol);
+            }
             mergeJson(cell.config, level->set);
             cell.levelLabels.push_back(level->label);
             cell.label += (cell.label.empty() ? "" : ", ") + level->label;
         }
-        mergeJson(cell.config, options.set);
+        if (const auto note = mergeOverrides(cell.config, options.set)) {
+            study.notes.push_back(cell.label + ": " + *note);
+        }
         cell.id = slug(cell.label);
         for (int n = 2; !ids.insert(cell.id).second; ++n) {
             cell.id = slug(cell.label) + "-" + std::to_string(n);

@@ -17,6 +17,8 @@
 // training both change.
 #include <nlohmann/json.hpp>
 
+#include "core/train/protocol.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +29,9 @@ struct StudyLevel {
     std::string label;
     std::optional<std::string> baseline; // a method of the paper's comparisons (applied first)
     nlohmann::json set = nlohmann::json::object(); // nested config patch
+    // A level that follows another protocol than the study's (the utility ablation's one-hot
+    // level is a paper-standard run): applied before `set` (applyProtocolToJson).
+    std::optional<Protocol> protocol;
 };
 
 struct StudyFactor {
@@ -52,6 +57,10 @@ struct StudySpec {
     std::optional<StudyScale> quick;
     std::vector<StudyFactor> factors;
     std::vector<std::string> metrics; // keys of studyMetrics(); empty: all
+    // The protocol every cell follows unless its level names another (lbd-math.md section 8);
+    // applied to the base config, at either scale. Built-in studies name one; a user's study may
+    // leave its preset's own.
+    std::optional<Protocol> protocol;
 };
 
 // Throws InputError naming the key ("study.factors[1].levels[0].label must be a string").
@@ -91,6 +100,9 @@ struct ResolvedStudy {
     std::vector<StudyCell> cells;    // the factors' cartesian product, first factor slowest
     std::vector<int64_t> seeds;
     std::vector<StudyRunRef> runs;   // cell-major, seeds inner
+    // What the user's --set did to a cell's protocol ("LBD: protocol: app, not paper-standard
+    // (...)"): printed before the study starts.
+    std::vector<std::string> notes;
 };
 
 // Expands the cells, and checks every cell's config with the one config parser (an invalid

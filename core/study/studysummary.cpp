@@ -1,6 +1,8 @@
 #include "core/study/studysummary.h"
 
+#include "core/eval/evaluationreport.h"
 #include "core/study/studyfolder.h"
+#include "core/train/configjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runlock.h"
 #include "core/util/atomicfile.h"
@@ -8,6 +10,7 @@
 #include "core/util/error.h"
 #include "core/util/jsonread.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -123,8 +126,14 @@ const std::vector<StudyMetric>& studyMetrics()
         {"fhr_50", "FHR@0.5", "%", 100, 2, false, "False Head Rate with the top half of the classes as the head."},
         {"fhr_75", "FHR@0.75", "%", 100, 2, false, "False Head Rate with the top 75 % of the classes as the head."},
         {"fhr_curve", "FHR curve mean", "%", 100, 2, false, "The False Head Rate averaged over every head size 1..C-1."},
-        {"ece", "ECE", "%", 100, 2, false, "Expected calibration error (15 bins) of the decided class's ensemble probability."},
+        {"ece", "ECE", "%", 100, 2, false, "Our expected calibration error: 15 bins of the decided class's ensemble probability pbar (lbd-math.md section 6)."},
         {"auroc", "AUROC", "%", 100, 2, true, "How well the confidence separates right from wrong decisions (area under ROC)."},
+        {"ece_published", "ECE (published)", "%", 100, 2, false,
+         "The published code's ECE: 10 bins of 1 - entropy of softmax(mean logits), divided by every image (lbd-math.md section 6)."},
+        {"auroc_published", "AUROC (published)", "%", 100, 2, true,
+         "The published code's AUC: ROC AUC of (correct, 1 - entropy of softmax(mean logits)) for the mean-logit decision."},
+        {"accuracy_published", "Accuracy (mean-logit)", "%", 100, 2, true,
+         "Top-1 accuracy of the published code's decision, argmax of the mean particle logits."},
         {"nll", "NLL", "", 1, 3, false, "Negative log-likelihood of the true class under the ensemble's mean probability."},
         {"aurc", "AURC", "%", 100, 2, false, "Area under the risk-coverage curve (lower: confident decisions are right)."},
         {"train_seconds", "Train time", "s", 1, 0, false, "Wall-clock training time of the run."},
@@ -164,6 +173,9 @@ std::optional<double> reportMetric(const json& report, const std::string& key)
     if (key == "fhr_curve") return number(find(e, {"fhr", "curve_mean"}));
     if (key == "ece") return number(find(e, {"calibration", "ece"}));
     if (key == "auroc") return number(find(e, {"auroc", "confidence"}));
+    if (key == "ece_published") return number(find(e, {"published", "ece"}));
+    if (key == "auroc_published") return number(find(e, {"published", "auroc"}));
+    if (key == "accuracy_published") return number(find(e, {"published", "accuracy"}));
     if (key == "nll") return number(find(e, {"nll"}));
     if (key == "aurc") return number(find(e, {"risk_coverage", "all", "aurc"}));
     studyMetric(key); // throws for an unknown key
@@ -255,6 +267,48 @@ StudyRunStatus inspectStudyRun(const std::string& runDirectory)
     return status;
 }
 
+namespace {
+
+// "Every cell: protocol paper-standard, decided by mean-logit." (or one line per cell when they
+// differ), then the definitions of the calibration metrics the table shows.
+std::vector<std::string> protocolNotes(const ResolvedStudy& study, const std::vector<std::string>& metricKeys)
+{
+    std::vector<std::pair<std::string, std::string>> perCell;
+    for (const StudyCell& cell : study.cells) {
+        std::string text;
+        try {
+            const TrainConfig config = trainConfigFromJson(cell.config, "cell");
+            text = "protocol " + protocolName(config.protocol) + ", decided by " + decisionRuleName(config.decision.rule);
+            if (config.protocol == Protocol::App) {
+                text += " with the decision matrix " + config.decision.utility.describe() + " (training utility "
+                    + config.objective.utility.describe() + ")";
+            }
+        } catch (const InputError& error) {
+            text = std::string("config not readable: ") + error.what();
+        }
+        perCell.emplace_back(cell.label, text);
+    }
+    std::vector<std::string> notes;
+    const bool same = std::all_of(perCell.begin(), perCell.end(), [&](const auto& cell) { return cell.second == perCell.front().second; });
+    if (same && !perCell.empty()) {
+        notes.push_back("Every cell: " + perCell.front().second + ".");
+    } else {
+        for (const auto& [label, text] : perCell) {
+            notes.push_back(label + ": " + text + ".");
+        }
+    }
+    const auto shows = [&](const char* key) { return std::find(metricKeys.begin(), metricKeys.end(), key) != metricKeys.end(); };
+    if (shows("ece") || shows("auroc")) {
+        notes.push_back(std::string("ECE / AUROC, ") + kOurCalibrationDefinition + ".");
+    }
+    if (shows("ece_published") || shows("auroc_published") || shows("accuracy_published")) {
+        notes.push_back(std::string("ECE (published) / AUROC (published) / Accuracy (mean-logit), ") + kPublishedMetricsDefinition + ".");
+    }
+    return notes;
+}
+
+} // namespace
+
 StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& studyDirectory)
 {
     StudySummary summary;
@@ -278,6 +332,7 @@ StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& study
     for (const StudyCell& cell : study.cells) {
         summary.cells.push_back({cell.id, cell.label, cell.levelLabels, 0, 0, {}, {}, {}});
     }
+    summary.protocolNotes = protocolNotes(study, summary.metricKeys);
     const auto failures = readStudyFailures(studyDirectory);
     std::vector<std::map<std::string, std::vector<double>>> values(study.cells.size());
     std::vector<std::map<int, std::vector<double>>> curves(study.cells.size());
@@ -359,6 +414,7 @@ json toJson(const StudySummary& summary)
     return {{"study", summary.name}, {"title", summary.title}, {"paper_table", summary.paperTable},
             {"claim", summary.claim}, {"factors", summary.factorNames}, {"seeds", summary.seeds},
             {"columns", summary.metricKeys}, {"interval", "95 % Student-t interval of the mean over seeds"},
+            {"protocol_notes", summary.protocolNotes},
             {"cells", cells}};
 }
 
@@ -395,6 +451,9 @@ std::string markdownTable(const StudySummary& summary)
         out << '\n';
     }
     out << "\nMean ± sample standard deviation over the finished seeds (n shown as finished/planned).\n";
+    for (const std::string& note : summary.protocolNotes) {
+        out << "\n" << markdownEscape(note) << '\n';
+    }
     for (const CellSummary& cell : summary.cells) {
         for (const std::string& problem : cell.problems) {
             out << "\n- " << markdownEscape(cell.label) << ", " << markdownEscape(problem);

@@ -80,6 +80,9 @@ struct StudySummary {
     std::vector<std::string> metricKeys; // the table's columns
     std::vector<int64_t> seeds;
     std::vector<CellSummary> cells;
+    // Which protocol and decision rule produced the numbers, and how the metrics shown are
+    // defined (ours beside the published code's): written under every table.
+    std::vector<std::string> protocolNotes;
 };
 
 StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& studyDirectory);

@@ -376,6 +376,11 @@ std::vector<ConfigField> makeFields()
     std::vector<ConfigField> f;
     f.push_back(value("name", "run name (the run folder is named after it)", [](C& c) -> auto& { return c.name; }));
     f.push_back(value("description", "what the preset or run is for", [](C& c) -> auto& { return c.description; }));
+    f.push_back(named("protocol",
+                      "the named protocol the settings follow (lbd-math.md section 8): paper-standard = one-hot training, "
+                      "mean-logit decisions; paper-tail = tail:1 training, mean-logit; app = your own",
+                      "app|paper-standard|paper-tail", [](C& c) -> auto& { return c.protocol; },
+                      [](Protocol p) { return protocolName(p); }, [](const std::string& t) { return parseProtocol(t); }));
     for (const auto add : {addDataFields, addAugmentAndModelFields, addObjectiveFields, addOptimizerAndTrainingFields,
                            addDecisionFields}) {
         add(f);

@@ -7,6 +7,7 @@
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
 #include "core/util/namedchoice.h"
+#include "core/lbd/utilitymatrix.h"
 
 #include <nlohmann/json.hpp>
 
@@ -249,9 +250,122 @@ Precision parsePrecision(const std::string& text)
                             "precision");
 }
 
+namespace {
+
+bool trainsWithOneHot(const UtilitySetting& utility)
+{
+    return utility.byValue() ? utility.matrix.isOneHot() : utility.spec == "onehot";
+}
+
+std::optional<double> trainingTailPenalty(const UtilitySetting& utility)
+{
+    return utility.byValue() ? tailPenaltyOf(utility.matrix) : tailPenaltyOf(utility.spec);
+}
+
+} // namespace
+
+std::optional<std::string> protocolContradiction(const TrainConfig& config)
+{
+    const std::string name = protocolName(config.protocol);
+    const auto rule = [&]() -> std::optional<std::string> {
+        if (config.decision.rule != DecisionRule::MeanLogit) {
+            return "protocol " + name + " decides by mean-logit (the published code's argmax of the mean logits), but "
+                   "decision.rule is " + decisionRuleName(config.decision.rule);
+        }
+        return std::nullopt;
+    };
+    switch (config.protocol) {
+    case Protocol::App: return std::nullopt;
+    case Protocol::PaperStandard:
+        if (config.objective.utilityTerm && !trainsWithOneHot(config.objective.utility)) {
+            return "protocol paper-standard trains with the one-hot utility (the utility term is zero), but "
+                   "objective.utility is " + config.objective.utility.describe();
+        }
+        return rule();
+    case Protocol::PaperTail: {
+        const auto penalty = trainingTailPenalty(config.objective.utility);
+        if (!config.objective.utilityTerm || !penalty || *penalty != 1.0) {
+            return "protocol paper-tail trains with the tail-sensitive utility c = 1 (objective.utility tail:1 with the "
+                   "utility term on), but objective.utility is " + config.objective.utility.describe()
+                + (config.objective.utilityTerm ? "" : " and objective.utility_term is false");
+        }
+        return rule();
+    }
+    }
+    return std::nullopt;
+}
+
+void applyProtocol(TrainConfig& config, Protocol protocol)
+{
+    config.protocol = protocol;
+    switch (protocol) {
+    case Protocol::App: return;
+    case Protocol::PaperStandard:
+        config.objective.utility = utilityFromSpec("onehot");
+        config.objective.utilityTerm = false; // zero under one-hot anyway; off, so every such run has one config
+        break;
+    case Protocol::PaperTail:
+        config.objective.utility = utilityFromSpec(tailSpec(1.0));
+        config.objective.utilityTerm = true;
+        break;
+    }
+    config.decision.rule = DecisionRule::MeanLogit;
+    config.decision.deferUtility.reset(); // mean-logit does not score by expected utility
+}
+
+void applyProtocolToJson(json& config, Protocol protocol)
+{
+    config["protocol"] = protocolName(protocol);
+    switch (protocol) {
+    case Protocol::App: return;
+    case Protocol::PaperStandard:
+        config["objective"]["utility"] = "onehot";
+        config["objective"]["utility_term"] = false;
+        break;
+    case Protocol::PaperTail:
+        config["objective"]["utility"] = tailSpec(1.0);
+        config["objective"]["utility_term"] = true;
+        break;
+    }
+    config["decision"]["rule"] = decisionRuleName(DecisionRule::MeanLogit);
+    config["decision"]["defer"] = nullptr;
+}
+
+std::optional<std::string> mergeOverrides(json& config, const json& patch)
+{
+    mergeJson(config, patch);
+    if (patch.is_object() && patch.contains("protocol")) {
+        return std::nullopt; // the user named the protocol: validate() holds them to it
+    }
+    if (!config.is_object() || !config.contains("protocol") || !config["protocol"].is_string()
+        || config["protocol"] == protocolName(Protocol::App)) {
+        return std::nullopt;
+    }
+    const std::string named = config["protocol"].get<std::string>();
+    json probe = config;
+    probe["protocol"] = protocolName(Protocol::App);
+    TrainConfig parsed;
+    try {
+        parsed = trainConfigFromJson(probe, "config");
+        parsed.protocol = parseProtocol(named);
+    } catch (const InputError&) {
+        return std::nullopt; // another error: reading the merged config reports it unchanged
+    }
+    const auto contradiction = protocolContradiction(parsed);
+    if (!contradiction) {
+        return std::nullopt;
+    }
+    config["protocol"] = protocolName(Protocol::App);
+    return "protocol: app, not " + named + " (" + *contradiction + "); numbers of this run are not comparable with the "
+           "paper's tables";
+}
+
 void TrainConfig::validate() const
 {
     const auto fail = [](const std::string& message) { throw InputError(message); };
+    if (const auto contradiction = protocolContradiction(*this)) {
+        fail(*contradiction + " (set protocol to app to train these settings)");
+    }
     try {
         data.validate();
     } catch (const InputError& error) {

@@ -3,6 +3,7 @@
 // flags turned into JSON, the GUI's presets menu). Every invalid value names its key.
 #include <nlohmann/json_fwd.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,15 @@ const std::vector<std::string>& baselineObjectiveKeys();
 // (baselineObjectiveKeys) and, unless `keepParticles`, model.particles are removed, then
 // objective.baseline is set, so that the preset's other values (alpha, tau, the utility) stay.
 void setBaselineInConfigJson(nlohmann::json& config, const std::string& baseline, bool keepParticles);
+
+// applyProtocol on a config JSON: "protocol" and the keys it fixes.
+void applyProtocolToJson(nlohmann::json& config, Protocol protocol);
+
+// Merges a user's overrides (`lbd train --set`, a study's `--set`) into a config that may name a
+// protocol. When the overrides contradict the named protocol and do not name one themselves, the
+// config's protocol becomes "app" and the returned note says why, so that a changed setting is
+// never reported under a paper protocol it no longer follows.
+std::optional<std::string> mergeOverrides(nlohmann::json& config, const nlohmann::json& patch);
 
 // Merges `patch` into `base` (objects recursively, other values replaced).
 void mergeJson(nlohmann::json& base, const nlohmann::json& patch);

@@ -69,6 +69,7 @@ void readConfig(const RunFolder& folder, RunSummary& summary)
         summary.trainingUtilityForm = config.objective.utilityTerm ? utilityFormName(config.objective.utilityForm) : "";
         summary.decisionUtility = config.decision.utility.describe();
         summary.decisionRule = decisionRuleName(config.decision.rule);
+        summary.protocol = protocolName(config.protocol);
         summary.deferUtility = config.decision.deferUtility;
     } catch (const std::exception& error) {
         summary.problems.push_back(error.what());

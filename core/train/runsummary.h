@@ -36,6 +36,7 @@ struct RunSummary {
     std::string trainingUtilityForm; // "bounded", "published", "paper" ("" when the term is off)
     std::string decisionUtility;     // the decision matrix
     std::string decisionRule;        // the run's rule (registry name)
+    std::string protocol = "app";    // the named protocol (lbd-math.md section 8) its config follows
     std::optional<double> deferUtility;
     int classCount = 0;
     bool hasCheckpoint = false;

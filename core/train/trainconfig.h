@@ -12,6 +12,7 @@
 #include "core/lbd/objectivespec.h"
 #include "core/lbd/utilitysetting.h"
 #include "core/model/modelspec.h"
+#include "core/train/protocol.h"
 
 namespace lbd {
 
@@ -60,6 +61,9 @@ struct DecisionSpec {
 struct TrainConfig {
     std::string name = "fashion-mnist-lt";
     std::string description; // shown by the presets menu and `lbd train --list-presets`
+    // Which named protocol (lbd-math.md section 8) the settings below follow. validate() refuses
+    // a config whose training utility or decision rule contradicts it (protocol.h).
+    Protocol protocol = Protocol::App;
     DataSpec data;
     AugmentSpec augment;
     ModelSpec model;
@@ -71,6 +75,15 @@ struct TrainConfig {
     // Throws InputError naming the key ("train.epochs must be at least 1").
     void validate() const;
 };
+
+// Why the settings contradict config.protocol (lbd-math.md section 8): "protocol paper-standard
+// trains with the one-hot utility, but objective.utility is tail:1"; nothing when they agree (App
+// agrees with everything). validate() throws it.
+std::optional<std::string> protocolContradiction(const TrainConfig& config);
+
+// Sets config.protocol and what it fixes: the training utility (and the utility term) and the
+// decision rule. Other settings stay.
+void applyProtocol(TrainConfig& config, Protocol protocol);
 
 // The objective a run trains with: config.objective with the resolved training matrix and the
 // LDAM margin scale taken from the model's cosine scale (margins are s * m_y in the logits' own

@@ -583,6 +583,10 @@ std::optional<EvaluationReport> TrainingSession::completeFinalFiles()
 bool hasAllFinalFiles(const RunFolder& folder, bool withValidation)
 {
     for (const char* file : {RunFolder::kTestProbabilities, RunFolder::kWeights, RunFolder::kReport}) {
+                             {"protocol", protocolName(config.protocol)},
+                             // Which held-out set the report is about (ImageNet-LT: the validation list by default).
+                             {"evaluated_on", config.data.testList.empty() ? std::string("test split")
+                                                                           : "list " + config.data.testList},
         if (!folder.exists(file)) {
             return false;
         }

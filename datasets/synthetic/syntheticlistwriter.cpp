@@ -133,11 +133,17 @@ SyntheticListResult writeSyntheticListData(const std::string& directory, const S
     }
     result.trainList = (fs::path(directory) / "ImageNet_LT_train.txt").string();
     result.testList = (fs::path(directory) / "ImageNet_LT_test.txt").string();
-    std::ofstream train(result.trainList), test(result.testList);
+    // The imagenet-lt preset evaluates on the published loader's validation list; a synthetic data
+    // set has one held-out set, written under both names.
+    result.valList = (fs::path(directory) / "ImageNet_LT_val.txt").string();
+    std::ofstream train(result.trainList), test(result.testList), val(result.valList);
     for (const ImageJob& job : jobs) {
         (job.test ? test : train) << job.relativePath << ' ' << job.label << '\n';
+        if (job.test) {
+            val << job.relativePath << ' ' << job.label << '\n';
+        }
     }
-    if (!train.flush() || !test.flush()) {
+    if (!train.flush() || !test.flush() || !val.flush()) {
         throw RunError("synthetic list data: could not write the list files in " + directory);
     }
     return result;

@@ -1,7 +1,7 @@
 #pragma once
 // Writes a long-tailed data set of synthetic JPEG photographs in the ImageNet-LT list-file format
-// (DIR/ImageNet_LT_train.txt, DIR/ImageNet_LT_test.txt, "relative/path label" lines, the names the
-// imagenet-lt preset reads), so that the whole ImageNet path (list files, decoding, crops, ResNet-50
+// (DIR/ImageNet_LT_train.txt, DIR/ImageNet_LT_test.txt and DIR/ImageNet_LT_val.txt with the same
+// held-out images, "relative/path label" lines, the names the imagenet-lt preset reads), so that the whole ImageNet path (list files, decoding, crops, ResNet-50
 // particles) can be tried and timed on a machine that has no ImageNet. Each class has its own
 // colours and stripe frequencies, with noise per image, so that the classes can be learned.
 #include <cstdint>
@@ -25,6 +25,7 @@ struct SyntheticListResult {
     int64_t testImages = 0;
     std::string trainList; // paths of the two list files
     std::string testList;
+    std::string valList; // the same held-out images as testList (the imagenet-lt preset reads it)
 };
 
 // InputError when `directory` exists and is not empty (nothing is overwritten), when the spec is

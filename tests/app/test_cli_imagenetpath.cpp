@@ -53,7 +53,8 @@ private slots:
             }
         }
         QVERIFY(writeFile(root + QStringLiteral("/ImageNet_LT_train.txt"), train));
-        QVERIFY(writeFile(root + QStringLiteral("/ImageNet_LT_test.txt"), test));
+        // The preset evaluates on the published loader's validation list.
+        QVERIFY(writeFile(root + QStringLiteral("/ImageNet_LT_val.txt"), test));
 
         // The preset as it ships, scaled down: 40-pixel images cropped to 32, a small network.
         const QString run = path(QStringLiteral("run"));
@@ -76,6 +77,10 @@ private slots:
         QVERIFY(augment.value(QStringLiteral("random_resized_crop")).toBool());
         QCOMPARE(augment.value(QStringLiteral("brightness")).toDouble(), 0.4);
         QCOMPARE(config.value(QStringLiteral("data")).toObject().value(QStringLiteral("dataset")).toString(), QStringLiteral("list"));
+        // The published loader's validation list (lbd-math.md section 8), under the paper-standard protocol.
+        QCOMPARE(config.value(QStringLiteral("data")).toObject().value(QStringLiteral("test_list")).toString(),
+                 QStringLiteral("ImageNet_LT_val.txt"));
+        QCOMPARE(config.value(QStringLiteral("protocol")).toString(), QStringLiteral("paper-standard"));
         const QJsonObject report = QJsonDocument::fromJson(readFile(run + QStringLiteral("/report.json"))).object();
         QVERIFY2(!report.isEmpty(), qPrintable(result.describe(args)));
         const QJsonObject evaluation = report.value(QStringLiteral("evaluation")).toObject();
@@ -102,6 +107,8 @@ private slots:
         EXPECT_MENTIONS(made.out, QStringLiteral("wrote 15 training and 12 test images of 4 classes"), made, make);
         const QStringList trainLines = QString::fromUtf8(readFile(root + QStringLiteral("/ImageNet_LT_train.txt"))).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(trainLines.size(), 15);
+        // The held-out images also under the validation list's name, which the imagenet-lt preset reads.
+        QCOMPARE(readFile(root + QStringLiteral("/ImageNet_LT_val.txt")), readFile(root + QStringLiteral("/ImageNet_LT_test.txt")));
         QCOMPARE(trainLines.filter(QRegularExpression(QStringLiteral(" 3$"))).size(), 1);
         QImage first(root + QLatin1Char('/') + trainLines.first().section(QLatin1Char(' '), 0, 0));
         QCOMPARE(first.size(), QSize(40, 30));

@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# Issue 13 on a machine of several GPUs (the device tool runs this from the repository root;
+# The six claims on a machine of several GPUs, under the corrected protocols of lbd-math.md
+# section 8 (issue 27: paper-standard = one-hot training, mean-logit decisions; the utility
+# ablation's tail-sensitive cell paper-tail). The device tool runs this from the repository root;
 # nothing is installed there but PyTorch, so lbd is built headless and Fashion-MNIST travels in
-# .deps/fmnist). The six built-in studies share most of their runs, so their union is trained
-# once and each study then copies its runs with --reuse-from (tests/core/test_runreuse.cpp checks
-# that this plan covers every run of the six, and trains none twice):
+# .deps/fmnist. The six studies share most of their runs, so their union is trained once and each
+# study then copies its runs with --reuse-from (tests/core/test_runreuse.cpp checks that this plan
+# covers every run of the six, and trains none twice):
 #   paper-union-a.json  11 cells x 3 seeds, threads of one process over every GPU (2 per GPU)
 #   paper-union-b.json  the particle study's M = 8, 5, 2, 1 x 2 seeds, a second process (1 per GPU)
-# Longest runs first in both. (The packing measurement of docs/results/packed-execution.md was
-# this script's GPU 0 line until 2026-11-27; its commands are recorded there. The runs the first
-# leases lost were trained by tools/gpu/open-bars.sh.)
+# and, beside them, the single-GPU parity bar's second run (split 0, training seed 1; the study's
+# seed 1 draws split 1). Longest runs first. The earlier protocol's plan (tail-sensitive training,
+# 2026-11-27) is in this file's history.
 #
 #   tools/gpu/paper-studies.sh build     headless CUDA build (tools/gpu/studies.sh build)
-#   tools/gpu/paper-studies.sh start     starts both in the background, returns
+#   tools/gpu/paper-studies.sh start     starts all three in the background, returns
 #   tools/gpu/paper-studies.sh progress  where they are (and packs what there is into $OUT)
-#   tools/gpu/paper-studies.sh finish    waits for both (up to $LBD_WAIT s), runs the six studies
-#                                        with --reuse-from, packs every result into $OUT (few files)
+#   tools/gpu/paper-studies.sh finish    waits for them (up to $LBD_WAIT s), runs the six studies
+#                                        with --reuse-from, packs every result into $OUT (few files),
+#                                        and the recipe's seed-0 run folder whole (for the OOD fit)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 work="${LBD_GPU_WORK:-/tmp/lbd-gpu}"
@@ -37,6 +40,13 @@ unionA() {
   "$lbd" study "$tools/paper-union-a.json" --out "$work/union-a" --device all-gpus --parallel $((gpus * 2)) \
     --set "data.data_dir=$data" --threads "$threads" > "$work/union-a.md" 2> "$work/union-a.log"
   touch "$work/union-a.done"
+}
+
+parity() {
+  # The preset as it ships, split 0 with training seed 1, alone on the last GPU's share.
+  "$lbd" train --preset fashion-mnist-lt --seed 0 --train-seed 1 --device "cuda:$((gpus - 1))" --out "$work/parity-split0-seed1" \
+    --set "data.data_dir=$data" --threads "$threads" > "$work/parity-split0-seed1.txt" 2>&1
+  touch "$work/parity.done"
 }
 
 unionB() {
@@ -65,16 +75,18 @@ case "${1:-}" in
   start)
     rm -f "$work"/*.done
     date -u +%FT%TZ > "$work/started"
-    export -f unionA unionB
+    export -f unionA unionB parity
     export work lbd tools gpus data threads
     nohup setsid bash -c unionA > /dev/null 2>&1 < /dev/null &
     nohup setsid bash -c unionB > /dev/null 2>&1 < /dev/null &
-    echo "started on $gpus GPUs: union A ($((gpus * 2)) runs at once), union B ($gpus at once)"
+    nohup setsid bash -c parity > /dev/null 2>&1 < /dev/null &
+    echo "started on $gpus GPUs: union A ($((gpus * 2)) runs at once), union B ($gpus at once), parity run"
     ;;
   progress)
-    for log in "$work"/union-c.log "$work"/union-a.log "$work"/union-b.log; do
+    for log in "$work"/union-a.log "$work"/union-b.log; do
       [ -f "$log" ] && { echo "== $(basename "$log")"; grep -E "^(finished|failed|progress)|images/s|start|done|wall" "$log" | tail -6; }
     done
+    [ -f "$work/parity-split0-seed1.txt" ] && { echo "== parity"; grep -E "epoch|test acc|accuracy" "$work/parity-split0-seed1.txt" | tail -3; }
     nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader
     pack
     ;;
@@ -102,12 +114,13 @@ case "${1:-}" in
     # (a run of the plan failed) is stopped after 90 s and says so in its table.
     needState
     waited=0
-    while { [ ! -f "$work/union-a.done" ] || [ ! -f "$work/union-b.done" ]; } && [ "$waited" -lt "${LBD_WAIT:-480}" ]; do
+    while { [ ! -f "$work/union-a.done" ] || [ ! -f "$work/union-b.done" ] || [ ! -f "$work/parity.done" ]; } \
+          && [ "$waited" -lt "${LBD_WAIT:-480}" ]; do
       sleep 10; waited=$((waited + 10))
     done
     if [ -f "$work/union-a.done" ] && [ -f "$work/union-b.done" ]; then
       mkdir -p "$work/studies"
-      for study in methods calibration utility discrepancy discrepancy-as-linear repulsion particles; do
+      for study in methods calibration utility discrepancy repulsion particles; do
         reuse=()
         for folder in "$work"/union-a "$work"/union-a-retry-* "$work"/union-b "$work"/union-c; do
           [ -d "$folder" ] && reuse+=(--reuse-from "$folder")
@@ -121,6 +134,10 @@ case "${1:-}" in
       bash "$0" progress
     fi
     pack
+    # The recipe's seed-0 run whole (weights.pt included, about 6 MB): its OOD score is fitted and
+    # measured on the CPU at home (docs/results/ood.md).
+    recipe="$work/union-a/runs/lbd/seed-0"
+    [ -f "$recipe/weights.pt" ] && tar -C "$work/union-a/runs/lbd" -czf "$out/recipe-seed0-run.tar.gz" seed-0
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/gpu.txt"
     ls -la "$out"
     ;;
