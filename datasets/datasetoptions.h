@@ -16,7 +16,8 @@ struct DatasetOptions {
     std::string testList;
     std::string classNamesFile; // list files: optional class names, one per line
     std::string validationList; // list files: optional validation list (instead of a held-out fraction)
-    int64_t channels = 3;       // image folders / list files are converted to this ...
+    int64_t channels = 0;       // image folders / list files are converted to this (0: from the images,
+                                // 1 when every image is grey, else 3) ...
     int64_t imageSize = 32;     // ... and resized to imageSize x imageSize
     double heldOutFraction = 0.2; // image folders without train/ and test/
     SyntheticSpec synthetic;

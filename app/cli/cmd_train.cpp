@@ -95,6 +95,22 @@ nlohmann::json configJson(const TrainOptions& o)
     return config;
 }
 
+// A preset's long tail and name are its own data set's: on a user's folder or list the data is
+// trained as given (profile none) unless --profile or --imbalance-ratio asks for a long tail, and
+// the run is named after the data ("digits-folder-...") unless --set name=... names it.
+void useOwnDataAsGiven(const TrainOptions& o, TrainConfig& config)
+{
+    if (!config.data.isUsersOwnImages()) {
+        return;
+    }
+    if (!o.flags.given("data.profile") && !o.flags.given("data.imbalance_ratio")) {
+        config.data.useAsGiven();
+    }
+    if (!o.flags.given("name")) {
+        config.name = config.data.runName();
+    }
+}
+
 int printPresets()
 {
     for (const auto& preset : listPresets()) {
@@ -162,6 +178,9 @@ int runTrain(TrainOptions& o)
         directory = prepareResume(o);
     } else {
         config = trainConfigFromJson(configJson(o), o.config.empty() ? "preset" : o.config);
+        if (o.config.empty()) {
+            useOwnDataAsGiven(o, config);
+        }
         directory = !o.out.empty() ? o.out : newRunDirectory(o.runsDir.empty() ? defaultRunsRoot() : o.runsDir, config.name);
         std::error_code ec;
         if (std::filesystem::exists(std::filesystem::path(directory) / RunFolder::kCheckpoint, ec)) {

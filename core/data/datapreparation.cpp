@@ -2,6 +2,8 @@
 
 #include "datasets/catalogue.h"
 
+#include <sstream>
+
 namespace lbd {
 
 Dataset loadDataset(const DataSpec& spec)
@@ -15,6 +17,7 @@ namespace {
 PreparedData finish(Dataset dataset, LongTailSplit split)
 {
     PreparedData prepared;
+    prepared.availableCounts = countPerClass(dataset.train.labels, dataset.classCount());
     if (!split.validationIndices.empty()) {
         dataset.validation = validationSplit(dataset, split); // before train is replaced by the subset
     }
@@ -39,6 +42,91 @@ PreparedData prepareData(const DataSpec& spec, const LongTailSplit& savedSplit)
 {
     Dataset dataset = loadDataset(spec);
     return finish(std::move(dataset), savedSplit);
+}
+
+namespace {
+
+// "a 150, b 121, ..., j 8": every class when there are few, else the first and last few.
+std::string countList(const std::vector<std::string>& names, const std::vector<int64_t>& counts)
+{
+    std::string text;
+    const size_t n = counts.size();
+    for (size_t c = 0; c < n; ++c) {
+        if (n > 12 && c == 5) {
+            text += ", ...";
+            c = n - 4;
+        }
+        text += (text.empty() ? "" : ", ") + (c < names.size() ? names[c] : std::to_string(c)) + " " + std::to_string(counts[c]);
+    }
+    return text;
+}
+
+int64_t sum(const std::vector<int64_t>& counts)
+{
+    int64_t total = 0;
+    for (const int64_t count : counts) {
+        total += count;
+    }
+    return total;
+}
+
+} // namespace
+
+DataSummary summarizeData(const PreparedData& prepared, const DataSpec& spec)
+{
+    DataSummary summary;
+    const std::vector<std::string>& names = prepared.dataset.classNames;
+    const LongTailSpec& longTail = prepared.split.spec;
+    const std::vector<int64_t>& used = prepared.trainCounts;
+    const std::vector<int64_t>& validation = prepared.split.validationCounts;
+    const int64_t classes = static_cast<int64_t>(used.size());
+    const ImageFormat& format = prepared.dataset.format;
+    const std::string images = std::to_string(format.channels) + (format.channels == 1 ? " channel (grey)" : " channels")
+                               + ", " + std::to_string(format.height) + "x" + std::to_string(format.width);
+    const bool asGiven = prepared.availableCounts == used || (!validation.empty() && [&] {
+        for (size_t c = 0; c < used.size(); ++c) {
+            if (used[c] + validation[c] != prepared.availableCounts[c]) {
+                return false;
+            }
+        }
+        return true;
+    }());
+    std::string how;
+    if (asGiven) {
+        how = "used as given (profile " + profileName(longTail.profile) + ")";
+    } else {
+        const int64_t kept = sum(used) + sum(validation);
+        std::ostringstream ratio;
+        ratio << longTail.imbalanceRatio;
+        how = "resampled to a long tail (profile " + profileName(longTail.profile) + ", ratio " + ratio.str() + ", seed "
+              + std::to_string(longTail.seed) + "): " + std::to_string(kept) + " of " + std::to_string(sum(prepared.availableCounts))
+              + " images kept";
+    }
+    summary.lines.push_back(std::to_string(classes) + " classes, " + std::to_string(sum(used)) + " training images, " + how
+                            + "; images " + images + ".");
+    summary.lines.push_back("training images per class: " + countList(names, used));
+    if (!validation.empty()) {
+        summary.lines.push_back("held out for validation: " + countList(names, validation));
+    }
+    summary.lines.push_back("test images per class: " + countList(names, prepared.testCounts));
+
+    for (int64_t c = 0; c < classes; ++c) {
+        const size_t i = static_cast<size_t>(c);
+        const std::string name = "class " + (i < names.size() ? names[i] : std::to_string(c));
+        if (used[i] < kFewImagesPerClass) {
+            summary.warnings.push_back(name + " has only " + std::to_string(used[i]) + " training image"
+                                       + (used[i] == 1 ? "" : "s") + " (fewer than " + std::to_string(kFewImagesPerClass)
+                                       + "): it may not be learnt, and its accuracy is measured on few images");
+        }
+        if (spec.longTail.validationFraction > 0.0 && i < validation.size() && validation[i] == 0) {
+            summary.warnings.push_back(name + " has no validation image: val_fraction holds out none of a class with a "
+                                       "single training image");
+        }
+        if (i < prepared.testCounts.size() && prepared.testCounts[i] == 0) {
+            summary.warnings.push_back(name + " has no test image: its accuracy cannot be measured");
+        }
+    }
+    return summary;
 }
 
 } // namespace lbd

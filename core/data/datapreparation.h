@@ -16,7 +16,22 @@ struct PreparedData {
     LongTailSplit split;
     std::vector<int64_t> trainCounts; // per class, head to tail
     std::vector<int64_t> testCounts;
+    std::vector<int64_t> availableCounts; // the data set's own training images per class, before the split
 };
+
+// Classes with fewer training images than this are warned about before a run starts.
+constexpr int64_t kFewImagesPerClass = 10;
+
+// What a run will train on, said before it starts (`lbd train`'s log, the experiment panel):
+// the counts per class it uses, whether the data is used as given or resampled to a long tail
+// (then how many of the images it keeps), and warnings about classes that will be hard to learn
+// or measure: fewer than kFewImagesPerClass training images, no validation image under
+// val_fraction, no test image.
+struct DataSummary {
+    std::vector<std::string> lines;    // "10 classes, 517 training images used as given (profile none): ..."
+    std::vector<std::string> warnings; // each a sentence naming the class
+};
+DataSummary summarizeData(const PreparedData& prepared, const DataSpec& spec);
 
 // Loads the data set the spec names with its catalogue entry's reader, exactly as it is on disk
 // (no long-tail subsampling).

@@ -6,6 +6,8 @@
 #include "core/data/longtailspec.h"
 #include "datasets/datasetoptions.h"
 
+#include <string>
+
 namespace lbd {
 
 struct DataSpec : DatasetOptions {
@@ -14,6 +16,16 @@ struct DataSpec : DatasetOptions {
     // Throws InputError naming the field: the data set must be in the catalogue, and the
     // settings its entry requires (data_dir, train_list, ...) must be given.
     void validate() const;
+
+    // Image folders and list files: the user's own images, trained as they are (profile none)
+    // unless a long tail is chosen explicitly; a preset's long tail was made for its own data set.
+    bool isUsersOwnImages() const;
+    // When isUsersOwnImages(): profile none (ratio 1), keeping the validation share and seed. A
+    // preset's values are replaced by this where the user did not choose a long tail themselves.
+    void useAsGiven();
+    // A run name after the data when it is the user's own ("digits-folder" for .../digits,
+    // "train-list" for train.txt); empty for the built-in data sets (their preset names the run).
+    std::string runName() const;
 };
 
 } // namespace lbd

@@ -21,7 +21,9 @@ std::vector<int64_t> longTailCounts(int64_t maxCount, int64_t classCount, const 
     const double rho = spec.imbalanceRatio;
     for (int64_t c = 0; c < classCount; ++c) {
         double target = static_cast<double>(maxCount);
-        if (spec.profile == LongTailProfile::Exponential) {
+        if (spec.profile == LongTailProfile::None) {
+            // n_max for every class: makeLongTailSplit caps it at the images each class has.
+        } else if (spec.profile == LongTailProfile::Exponential) {
             if (classCount > 1) {
                 target = static_cast<double>(maxCount) * std::pow(1.0 / rho, static_cast<double>(c) / static_cast<double>(classCount - 1));
             }

@@ -22,14 +22,15 @@ void LongTailSpec::validate() const
 
 const std::vector<LongTailProfile>& allProfiles()
 {
-    static const std::vector<LongTailProfile> profiles = {LongTailProfile::Exponential, LongTailProfile::Step,
-                                                          LongTailProfile::Published};
+    static const std::vector<LongTailProfile> profiles = {LongTailProfile::None, LongTailProfile::Exponential,
+                                                          LongTailProfile::Step, LongTailProfile::Published};
     return profiles;
 }
 
 std::string profileName(LongTailProfile profile)
 {
     switch (profile) {
+    case LongTailProfile::None: return "none";
     case LongTailProfile::Exponential: return "exp";
     case LongTailProfile::Step: return "step";
     case LongTailProfile::Published: return "lbd-published";
@@ -40,6 +41,8 @@ std::string profileName(LongTailProfile profile)
 std::string profileDescription(LongTailProfile profile)
 {
     switch (profile) {
+    case LongTailProfile::None:
+        return "none: the data as given, every image of every class kept (the default for your own folders and lists)";
     case LongTailProfile::Exponential:
         return "exponential (Cui et al.): n_c = int(n_max * (1/rho)^(c/(C-1))), the CIFAR-LT standard";
     case LongTailProfile::Step: return "step (Cao et al.): the first half of the classes keep n_max, the rest n_max/rho";
@@ -48,6 +51,11 @@ std::string profileDescription(LongTailProfile profile)
                "1 (CIFAR-10 at rho 100 keeps 5000 ... 80, an effective ratio of 62.5)";
     }
     return {};
+}
+
+bool keepsEveryImage(const LongTailSpec& spec)
+{
+    return spec.profile == LongTailProfile::None || spec.imbalanceRatio == 1.0;
 }
 
 LongTailProfile parseProfile(const std::string& text)

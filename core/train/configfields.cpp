@@ -228,7 +228,7 @@ void addDataFields(std::vector<ConfigField>& f)
                            [](C& c) -> auto& { return c.data.validationList; }), isList));
     f.push_back(when(value("data.class_names", "list data: a file with one class name per line, in label order",
                            [](C& c) -> auto& { return c.data.classNamesFile; }), isList));
-    f.push_back(named("data.profile", "long-tail profile", "exp|step|lbd-published",
+    f.push_back(named("data.profile", "long-tail profile (none: the data as given)", "none|exp|step|lbd-published",
                       [](C& c) -> auto& { return c.data.longTail.profile; }, profileName, parseProfile));
     f.push_back(value("data.imbalance_ratio", "rho = n_max / n_min of the long-tailed training split (1 keeps the data)",
                       [](C& c) -> auto& { return c.data.longTail.imbalanceRatio; }));
@@ -236,7 +236,7 @@ void addDataFields(std::vector<ConfigField>& f)
                       [](C& c) -> auto& { return c.data.longTail.seed; }));
     f.push_back(value("data.val_fraction", "share of each class's training images held out for validation (0: none)",
                       [](C& c) -> auto& { return c.data.longTail.validationFraction; }));
-    f.push_back(value("data.channels", "image folders and list files: 1 (grey) or 3 (colour)",
+    f.push_back(value("data.channels", "image folders and list files: 1 (grey), 3 (colour) or 0 (from the images: grey when they all are)",
                       [](C& c) -> auto& { return c.data.channels; }));
     f.push_back(value("data.image_size", "image folders and list files: images are resized to this square side",
                       [](C& c) -> auto& { return c.data.imageSize; }));

@@ -182,6 +182,16 @@ void TrainingSession::State::buildModelAndObjective()
     ObjectiveSpec objectiveSpec = trainingObjective(config, trainingUtility);
     objectiveSpec.validateFor(dataset.classCount());
     if (const auto warning = trainingUtilityWarning(objectiveSpec, trainingUtility)) {
+    if (distributed.rank == 0) {
+        // The counts it trains on, and the classes too small to learn or measure, before it starts.
+        const DataSummary summary = summarizeData(data, config.data);
+        for (const std::string& line : summary.lines) {
+            message(line);
+        }
+        for (const std::string& warning : summary.warnings) {
+            message("warning: " + warning);
+        }
+    }
         message("warning: " + *warning);
     }
     if (const auto warning = utilityScaleWarning(objectiveSpec, trainingUtility, data.trainCounts)) {

@@ -10,6 +10,41 @@
 
 namespace lbd {
 
+int64_t channelsOfImages(const std::vector<std::string>& paths, const ReadLimits& limits)
+{
+    if (paths.empty()) {
+        return 3;
+    }
+    const size_t samples = std::min<size_t>(paths.size(), 256);
+    std::vector<std::string> sample;
+    for (size_t i = 0; i < samples; ++i) {
+        sample.push_back(paths[samples == 1 ? 0 : i * (paths.size() - 1) / (samples - 1)]);
+    }
+    // Decoded as RGB at a small size: a grey file decodes to three equal planes (resizing keeps
+    // them equal), a colour one does not.
+    const ImageFormat rgb{3, 32, 32};
+    std::vector<uint8_t> pixels(sample.size() * static_cast<size_t>(rgb.bytesPerImage()));
+    decodeImageFiles(sample, rgb, std::max(1, static_cast<int>(std::thread::hardware_concurrency())), pixels.data(), limits);
+    const size_t plane = 32 * 32;
+    for (size_t image = 0; image < sample.size(); ++image) {
+        const uint8_t* p = pixels.data() + image * 3 * plane;
+        for (size_t i = 0; i < plane; ++i) {
+            if (p[i] != p[plane + i] || p[i] != p[2 * plane + i]) {
+                return 3;
+            }
+        }
+    }
+    return 1;
+}
+
+ImageFormat resolvedImageFormat(ImageFormat format, const std::vector<std::string>& paths, const ReadLimits& limits)
+{
+    if (format.channels == 0) {
+        format.channels = channelsOfImages(paths, limits);
+    }
+    return format;
+}
+
 RawSplit makeImageFileSplit(std::vector<std::string> paths, std::vector<int64_t> labels, const ImageFileOptions& options)
 {
     RawSplit split;

@@ -160,8 +160,12 @@ RawDataset readImageFolder(const std::string& rootText, const ImageFolderOptions
             }
         }
     }
-    dataset.train = makeImageFileSplit(std::move(trainPaths), std::move(trainLabels), options.files);
-    dataset.test = makeImageFileSplit(std::move(testPaths), std::move(testLabels), options.files);
+    // Channels 0: grey when the training images are (the test images follow them).
+    ImageFileOptions files = options.files;
+    files.format = resolvedImageFormat(files.format, trainPaths, limits);
+    dataset.format = files.format;
+    dataset.train = makeImageFileSplit(std::move(trainPaths), std::move(trainLabels), files);
+    dataset.test = makeImageFileSplit(std::move(testPaths), std::move(testLabels), files);
     orderClassesByTrainCount(dataset);
     return dataset;
 }

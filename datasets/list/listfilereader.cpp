@@ -116,10 +116,14 @@ RawDataset readListFiles(const std::string& imageRoot, const std::string& trainL
                              + ") has no training images");
         }
     }
-    dataset.train = makeImageFileSplit(std::move(train.paths), std::move(train.labels), options.files);
-    dataset.test = makeImageFileSplit(std::move(test.paths), std::move(test.labels), options.files);
+    // Channels 0: grey when the training images are (the test and validation images follow them).
+    ImageFileOptions files = options.files;
+    files.format = resolvedImageFormat(files.format, train.paths, limits);
+    dataset.format = files.format;
+    dataset.train = makeImageFileSplit(std::move(train.paths), std::move(train.labels), files);
+    dataset.test = makeImageFileSplit(std::move(test.paths), std::move(test.labels), files);
     if (!validation.paths.empty()) {
-        dataset.validation = makeImageFileSplit(std::move(validation.paths), std::move(validation.labels), options.files);
+        dataset.validation = makeImageFileSplit(std::move(validation.paths), std::move(validation.labels), files);
     }
     orderClassesByTrainCount(dataset);
     return dataset;

@@ -330,7 +330,9 @@ bool MainWindow::startTraining()
     m_runConfig = config;
     const QString runDirectory =
         QString::fromStdString(lbd::newRunDirectory(AppSettings::runsFolder().toStdString(), config.name));
-    if (!QDir().mkpath(runDirectory)) {
+    // Only the runs folder is made here: the engine creates the run's own folder once its data is
+    // read, so a run whose data cannot be read leaves no folder behind.
+    if (!QDir().mkpath(AppSettings::runsFolder())) {
         m_reportError(tr("Cannot create the run folder"),
                       tr("The run folder %1 could not be created. Choose another runs folder in File > Runs folder.")
                           .arg(runDirectory));

@@ -16,6 +16,9 @@ DatasetScan scanDataset(const lbd::DataSpec& spec)
         scan.classNames = prepared.dataset.classNames;
         scan.trainCounts = prepared.trainCounts;
         scan.testCounts = prepared.testCounts;
+        lbd::DataSummary summary = lbd::summarizeData(prepared, spec);
+        scan.summary = std::move(summary.lines);
+        scan.warnings = std::move(summary.warnings);
     } catch (const std::exception& error) {
         scan.error = error.what();
     } catch (...) {

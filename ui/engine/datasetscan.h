@@ -14,6 +14,8 @@ struct DatasetScan {
     std::vector<std::string> classNames; // head to tail
     std::vector<int64_t> trainCounts;    // after the long-tailed split
     std::vector<int64_t> testCounts;
+    std::vector<std::string> summary;    // what a run would train on (core's summarizeData)
+    std::vector<std::string> warnings;   // classes too small to learn or measure
     std::string error;                   // empty on success
 };
 

@@ -77,11 +77,20 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
 
     QFormLayout* formatForm = nullptr;
     m_formatRows = formBlock(this, &formatForm);
-    m_channels = spin(m_formatRows, 1, 3, tr("Images are converted to 1 (grayscale) or 3 (RGB) channels."),
+    m_channels = spin(m_formatRows, 0, 3, tr("Images are converted to 1 (grayscale) or 3 (RGB) channels; \"from the "
+                                             "images\" keeps grey images grey (1 when every image is grey, else 3)."),
                       QStringLiteral("imageChannels"));
+    m_channels->setSpecialValueText(tr("from the images"));
     m_imageSize = spin(m_formatRows, 8, 1024, tr("Images are resized to this many pixels square."),
                        QStringLiteral("imageSize"));
-    m_channels->setSingleStep(2); // 1 or 3
+    // 0 (from the images), 1 or 3: a step onto 2 goes on to the next allowed value.
+    connect(m_channels, &QSpinBox::valueChanged, this, [this](int value) {
+        if (value == 2) {
+            m_channels->setValue(m_lastChannels < 2 ? 3 : 1);
+            return;
+        }
+        m_lastChannels = value;
+    });
     formatForm->addRow(tr("Channels"), m_channels);
     formatForm->addRow(tr("Image size"), m_imageSize);
 
@@ -133,6 +142,14 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
 
     m_chart = new ClassCountChart(this);
     m_chart->setObjectName(QStringLiteral("classCountChart"));
+    // The counts a run will use and the classes too small to learn, or the whole reason the data
+    // cannot be read: wrapped, never cut off (the chart's title is one line).
+    m_summary = new QLabel(this);
+    m_summary->setObjectName(QStringLiteral("datasetSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::PlainText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setVisible(false);
 
     auto* form = new QFormLayout;
     form->addRow(tr("Data set"), m_kind);
@@ -148,6 +165,7 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(m_chart, 1);
+    layout->addWidget(m_summary);
 
     m_scanDebounce.setSingleShot(true);
     m_scanDebounce.setInterval(400);
@@ -162,7 +180,19 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
         refreshCounts();
         emit changed();
     };
-    connect(m_kind, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this, edited] {
+        if (!m_loading && currentEntry().settings.imageFormat) {
+            // A user's own images are trained as they are: a preset's long tail was for its data
+            // set. Choosing a profile afterwards resamples them, and the summary shows what it keeps.
+            m_loading = true;
+            m_profile->setCurrentIndex(std::max(0, m_profile->findData(static_cast<int>(lbd::LongTailProfile::None))));
+            m_ratio->setValue(1.0);
+            m_channels->setMinimum(0);
+            m_channels->setValue(0); // from the images: grey stays grey
+            m_loading = false;
+        }
+        edited();
+    });
     connect(m_profile, &QComboBox::currentIndexChanged, this, edited);
     connect(m_ratio, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_validation, &QDoubleSpinBox::valueChanged, this, edited);
@@ -191,6 +221,7 @@ void DatasetSection::load(const lbd::DataSpec& spec)
     m_trainList->setText(QString::fromStdString(spec.trainList));
     m_testList->setText(QString::fromStdString(spec.testList));
     // Synthetic data has its own channel count; folders and list files are converted to spec.channels.
+    m_channels->setMinimum(currentEntry().settings.synthetic ? 1 : 0);
     m_channels->setValue(int(currentEntry().settings.synthetic ? spec.synthetic.channels : spec.channels));
     m_imageSize->setValue(int(spec.imageSize));
     m_synthClasses->setValue(int(spec.synthetic.classes));
@@ -247,6 +278,9 @@ void DatasetSection::updateVisibility()
     m_listRows->setVisible(uses.listFiles);
     m_formatRows->setVisible(uses.imageFormat || uses.synthetic);
     m_imageSize->setVisible(uses.imageFormat); // synthetic images have their own size
+    m_channels->setMinimum(uses.synthetic ? 1 : 0); // synthetic data has no images to take it from
+    // Profile none keeps every image: its ratio means nothing.
+    m_ratio->setEnabled(static_cast<lbd::LongTailProfile>(m_profile->currentData().toInt()) != lbd::LongTailProfile::None);
     m_syntheticRows->setVisible(uses.synthetic);
 }
 
@@ -255,6 +289,8 @@ void DatasetSection::refreshCounts()
     lbd::DataSpec spec;
     apply(spec);
     m_scan.cancel(); // a scan still running is for the settings before this change
+    setDataError({});
+    showSummary({});
     if (const DatasetPreview preview = datasetPreview(spec); preview.known) {
         m_counts = preview.trainCounts;
         m_names = preview.classNames;
@@ -280,7 +316,7 @@ void DatasetSection::startScan()
     m_scan.start([spec] { return scanDataset(spec); },
                  [this](const DatasetScan& result) {
                      if (!result.error.empty()) {
-                         m_chart->showMessage(tr("Could not read the data set: %1").arg(QString::fromStdString(result.error)));
+                         setDataError(QString::fromStdString(result.error));
                          return;
                      }
                      m_counts = result.trainCounts;
@@ -289,9 +325,50 @@ void DatasetSection::startScan()
                          m_names << QString::fromStdString(name);
                      }
                      m_chart->setCounts(m_names, m_counts);
+                     showSummary(result);
                      emit countsChanged();
                  },
-                 [this](const QString& error) { m_chart->showMessage(tr("Could not read the data set: %1").arg(error)); });
+                 [this](const QString& error) { setDataError(error); });
+}
+
+void DatasetSection::setDataError(const QString& error)
+{
+    const bool changes = error != m_dataError;
+    m_dataError = error;
+    if (!error.isEmpty()) {
+        const QString text = tr("Could not read the data set: %1").arg(error);
+        m_chart->showMessage(tr("Could not read the data set (the reason is below)"));
+        m_summary->setText(text);
+        m_summary->setToolTip(text);
+        m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
+        m_summary->setVisible(true);
+    }
+    if (changes) {
+        emit dataErrorChanged();
+    }
+}
+
+void DatasetSection::showSummary(const DatasetScan& scan)
+{
+    QStringList lines;
+    for (const std::string& line : scan.summary) {
+        lines << QString::fromStdString(line);
+    }
+    QStringList warnings;
+    for (const std::string& warning : scan.warnings) {
+        warnings << tr("Warning: %1.").arg(QString::fromStdString(warning));
+    }
+    m_warningCount = static_cast<int>(warnings.size());
+    const QString text = (lines + warnings).join(QLatin1Char('\n'));
+    m_summary->setText(text);
+    m_summary->setToolTip(text);
+    m_summary->setStyleSheet(warnings.isEmpty() ? QString() : QStringLiteral("color: #8a5a00;"));
+    m_summary->setVisible(!text.isEmpty());
+}
+
+QString DatasetSection::summaryText() const
+{
+    return m_summary->isHidden() ? QString() : m_summary->text();
 }
 
 void DatasetSection::browse()

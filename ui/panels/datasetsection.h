@@ -40,10 +40,18 @@ public:
     const std::vector<int64_t>& trainCounts() const { return m_counts; }
     const QStringList& classNames() const { return m_names; }
     ClassCountChart* chart() const { return m_chart; }
+    // Why the data set cannot be read (the reader's whole message), empty when it can or is not
+    // read yet: Start stays disabled while it is set.
+    const QString& dataError() const { return m_dataError; }
+    // What the summary under the chart says: the counts a run will use and the warnings, or the
+    // error; empty while nothing was read.
+    QString summaryText() const;
+    int warningCount() const { return m_warningCount; }
 
 signals:
     void changed();
     void countsChanged(); // trainCounts() / classNames() have new values
+    void dataErrorChanged();
 
 private:
     const lbd::DatasetEntry& currentEntry() const; // of the data set list's current item
@@ -51,6 +59,8 @@ private:
     void refreshCounts();
     void startScan();
     void browse();
+    void setDataError(const QString& error);
+    void showSummary(const DatasetScan& scan);
 
     lbd::DataSpec m_base; // fields this section does not edit keep their loaded values
     QComboBox* m_kind = nullptr;
@@ -73,6 +83,10 @@ private:
     QWidget* m_formatRows = nullptr;
     QWidget* m_syntheticRows = nullptr;
     ClassCountChart* m_chart = nullptr;
+    QLabel* m_summary = nullptr;
+    QString m_dataError;
+    int m_warningCount = 0;
+    int m_lastChannels = 0;
     QTimer m_scanDebounce;
     LatestRequest<DatasetScan> m_scan;
     bool m_loading = false;

@@ -145,6 +145,10 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
     for (auto signal : {&UtilityDocument::matrixChanged, &UtilityDocument::ruleChanged, &UtilityDocument::deferUtilityChanged,
                         &UtilityDocument::sourceChanged, &UtilityDocument::classNamesChanged}) {
         // Revalidate and relabel only: configChanged would make the main window reset the
+    connect(m_dataset, &DatasetSection::dataErrorChanged, this, [this] {
+        validate(); // Start is refused, and disabled, while the data set cannot be read
+        emit configChanged();
+    });
         // document's classes to the panel's while the lab adopts a run of another data set.
         connect(m_decisions, signal, this, [this] {
             updateDecisionLabel();
@@ -268,6 +272,13 @@ void ExperimentPanel::updateDecisionLabel()
 {
     m_decisionMatrix->setText(tr("Decision matrix: %1 (%2 x %2), %3.")
                                   .arg(m_decisions->description())
+    // A preset's name on a user's own images would name every run "quick-cpu": such a run is
+    // named after its data ("digits-folder") unless the name was typed.
+    if (config.name == m_base.name && config.data.isUsersOwnImages()
+        && (config.data.dataset != m_base.data.dataset || config.data.directory != m_base.data.directory
+            || config.data.trainList != m_base.data.trainList)) {
+        config.name = config.data.runName();
+    }
                                   .arg(m_decisions->classCount())
                                   .arg(m_decisions->sourceText().toLower()));
 }
@@ -311,6 +322,7 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
     if (!m_dataset->trainCounts().empty()) {
         const auto smallest = *std::min_element(m_dataset->trainCounts().begin(), m_dataset->trainCounts().end());
         if (smallest < 1) {
+bool ExperimentPanel::dataReadable() const { return m_dataset->dataError().isEmpty(); }
             return tr("Every class needs at least one training image; lower the imbalance ratio.");
         }
     }
@@ -333,6 +345,9 @@ QString ExperimentPanel::crossFieldWarning(const lbd::TrainConfig& config) const
         notes << tr("One particle: no repulsive force and no epistemic uncertainty.");
     }
     if (m_decisions->classNames() != m_dataset->classNames()) {
+    if (!m_dataset->dataError().isEmpty()) {
+        return tr("Could not read the data set: %1").arg(m_dataset->dataError());
+    }
         notes << tr("The Utility page's matrix is for other classes: this run decides with one-hot.");
     }
     return notes.join(QLatin1Char(' '));

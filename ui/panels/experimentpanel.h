@@ -53,6 +53,8 @@ public:
     void copyTrainingMatrix();
     DecisionControls* decisionControls() const { return m_decisionControls; }
 
+    // False while the data set section cannot read the chosen data set (Start is disabled then).
+    bool dataReadable() const;
     DatasetSection* datasetSection() const { return m_dataset; }
     ObjectiveSection* objectiveSection() const { return m_objective; }
     RunSection* runSection() const { return m_run; }

@@ -1,0 +1,122 @@
+// `lbd train` on a user's own image folder (issue 26): the quick preset's long tail and name are
+// Fashion-MNIST's, so a folder is trained as given (exactly its counts), grey PNGs stay one
+// channel, the run is named after the folder, and the log says the counts used and warns about
+// classes with fewer than 10 images before training. A long tail stays an explicit choice.
+#include "tests/app/clitest.h"
+
+using namespace lbd::test;
+
+namespace {
+
+// 150 down to 8 training images per class, as the folder of the issue (scikit-learn's digits).
+const QList<int> kCounts = {150, 108, 78, 56, 41, 30, 21, 15, 11, 8};
+constexpr int kTestPerClass = 5;
+
+// Grey 8x8 PNGs (the size of scikit-learn's digits): class c is a bright column at c-ish.
+bool writeGreyClass(const QString& dir, int c, int count)
+{
+    if (!QDir().mkpath(dir)) {
+        return false;
+    }
+    for (int i = 0; i < count; ++i) {
+        QImage image(8, 8, QImage::Format_Grayscale8);
+        image.fill(i % 5);
+        for (int y = 0; y < 8; ++y) {
+            image.setPixel(c % 8, y, qRgb(255, 255, 255));
+            image.setPixel(y, c / 8 + 3, qRgb(128, 128, 128));
+        }
+        if (!image.save(QDir(dir).filePath(QStringLiteral("%1.png").arg(i)))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+QList<int> intList(const QJsonValue& value)
+{
+    QList<int> list;
+    for (const QJsonValue& item : value.toArray()) {
+        list << item.toInt();
+    }
+    return list;
+}
+
+} // namespace
+
+class TestCliUserFolder final : public CliTest {
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo(kLbd).isExecutable(), qPrintable(kLbd + QStringLiteral(" is not built")));
+        m_folder = path(QStringLiteral("digits"));
+        for (int c = 0; c < kCounts.size(); ++c) {
+            QVERIFY(writeGreyClass(m_folder + QStringLiteral("/train/digit%1").arg(c), c, kCounts[c]));
+            QVERIFY(writeGreyClass(m_folder + QStringLiteral("/test/digit%1").arg(c), c, kTestPerClass));
+        }
+    }
+
+    void theDefaultsTrainTheFolderAsGiven()
+    {
+        // The quick preset (the default) on the folder; one epoch: the data is what is checked.
+        const QString runs = path(QStringLiteral("runs"));
+        const QStringList args = {QStringLiteral("train"), QStringLiteral("--dataset"), QStringLiteral("folder"),
+                                  QStringLiteral("--data-dir"), m_folder, QStringLiteral("--epochs"), QStringLiteral("1"),
+                                  QStringLiteral("--runs-dir"), runs};
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 0);
+        const QStringList made = QDir(runs).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(made.size(), 1);
+        QVERIFY2(made.front().startsWith(QStringLiteral("digits-folder-")), qPrintable(made.front()));
+        const QString run = runs + QLatin1Char('/') + made.front();
+
+        QString error;
+        const QJsonObject manifest = parseJson(QString::fromUtf8(readFile(run + QStringLiteral("/run.json"))), &error).object();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(intList(manifest.value(QStringLiteral("train_counts"))), kCounts);
+        QCOMPARE(manifest.value(QStringLiteral("image")).toObject().value(QStringLiteral("channels")).toInt(), 1);
+        QCOMPARE(manifest.value(QStringLiteral("class_names")).toArray().last().toString(), QStringLiteral("digit9"));
+        const QJsonObject config = parseJson(QString::fromUtf8(readFile(run + QStringLiteral("/config.json"))), &error).object();
+        QCOMPARE(config.value(QStringLiteral("data")).toObject().value(QStringLiteral("profile")).toString(), QStringLiteral("none"));
+
+        // Said before training: the counts used, as given, and the small classes.
+        const QString said = result.out + result.err;
+        EXPECT_MENTIONS(said, QStringLiteral("518 training images, used as given (profile none); images 1 channel (grey)"), result, args);
+        EXPECT_MENTIONS(said, QStringLiteral("training images per class: digit0 150, digit1 108"), result, args);
+        EXPECT_MENTIONS(said, QStringLiteral("warning: class digit9 has only 8 training images (fewer than 10)"), result, args);
+        QVERIFY2(!said.contains(QStringLiteral("class digit8 has only")), qPrintable(said)); // 11 images
+        const QString log = QString::fromUtf8(readFile(run + QStringLiteral("/log.txt")));
+        QVERIFY2(log.contains(QStringLiteral("training images per class: digit0 150")), qPrintable(log));
+    }
+
+    void aLongTailIsAnExplicitChoiceAndSaysWhatItKeeps()
+    {
+        const QString out = path(QStringLiteral("long-tail"));
+        const QStringList args = {QStringLiteral("train"), QStringLiteral("--dataset"), QStringLiteral("folder"),
+                                  QStringLiteral("--data-dir"), m_folder, QStringLiteral("--epochs"), QStringLiteral("1"),
+                                  QStringLiteral("--imbalance-ratio"), QStringLiteral("100"), QStringLiteral("--channels"),
+                                  QStringLiteral("3"), QStringLiteral("--out"), out};
+        const Result result = runLbd(args);
+        EXPECT_EXIT(result, args, 0);
+        QString error;
+        const QJsonObject manifest = parseJson(QString::fromUtf8(readFile(out + QStringLiteral("/run.json"))), &error).object();
+        const QList<int> kept = intList(manifest.value(QStringLiteral("train_counts")));
+        QCOMPARE(kept.front(), 150);
+        QCOMPARE(kept.back(), 1); // exp, rho 100: n_9 = 150 / 100
+        QCOMPARE(manifest.value(QStringLiteral("image")).toObject().value(QStringLiteral("channels")).toInt(), 3);
+        int total = 0;
+        for (int n : kept) {
+            total += n;
+        }
+        EXPECT_MENTIONS(result.out + result.err,
+                        QStringLiteral("resampled to a long tail (profile exp, ratio 100, seed 0): %1 of 518 images kept").arg(total),
+                        result, args);
+    }
+
+private:
+    QString m_folder;
+};
+
+QTEST_MAIN(TestCliUserFolder)
+#include "test_cli_userfolder.moc"
