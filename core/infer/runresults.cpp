@@ -46,6 +46,20 @@ std::string resultSplitName(ResultSplit split)
     return split == ResultSplit::Test ? "test" : "validation";
 }
 
+RunClasses loadRunClasses(const std::string& directory)
+{
+    const RunFolder folder(directory);
+    if (!folder.exists(RunFolder::kManifest)) {
+        throw InputError(folder.path(RunFolder::kManifest) + ": not found (the run stopped before it read its data)");
+    }
+    const RunManifest manifest = readRunManifest(folder);
+    if (manifest.trainCounts.size() != manifest.classNames.size()) {
+        throw InputError(folder.path(RunFolder::kManifest) + ": " + std::to_string(manifest.classNames.size())
+                         + " class names but " + std::to_string(manifest.trainCounts.size()) + " training counts");
+    }
+    return {manifest.classNames, manifest.trainCounts, manifest.testCounts};
+}
+
 RunResults loadRunResults(const std::string& directory, ResultSplit split)
 {
     std::error_code ec;

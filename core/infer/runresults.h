@@ -47,6 +47,16 @@ struct RunResults {
     }
 };
 
+// The classes of a run as its folder recorded them (run.json, written once the data is read):
+// what every page shows about a run, whatever data set the experiment panel shows now.
+struct RunClasses {
+    std::vector<std::string> classNames; // head to tail
+    std::vector<int64_t> trainCounts;    // the training split actually used, per class
+    std::vector<int64_t> testCounts;
+};
+// Throws InputError naming run.json when it is missing (a run that never read its data) or damaged.
+RunClasses loadRunClasses(const std::string& directory);
+
 // Reads config.json, run.json and test_probabilities.pt (or val_probabilities.pt) of a run folder.
 // Throws InputError naming the file when the folder is not a finished run or a file is missing,
 // damaged or inconsistent, or when the validation split is asked for and the run has none.

@@ -2,6 +2,7 @@
 #include "ui/utility/utilitydocument.h"
 
 #include "core/train/configjson.h"
+#include "core/infer/runresults.h"
 #include "core/train/epochmetricsjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runsummary.h"
@@ -405,6 +406,20 @@ bool MainWindow::showRecordedRun(const QString& directory, int lastEpoch, RunCon
     m_runFolderLabel->setText(tr("Run folder: %1").arg(directory));
     epochsShown = static_cast<int>(epochs.size());
     return true;
+    try {
+        // The run's own classes and counts (run.json), not the panel's: a folder the panel is still
+        // reading, or no longer finds, must not leave the pages without names or regions.
+        const lbd::RunClasses recorded = lbd::loadRunClasses(directory.toStdString());
+        context.classNames.clear();
+        for (const std::string& name : recorded.classNames) {
+            context.classNames << QString::fromStdString(name);
+        }
+        context.trainCounts = recorded.trainCounts;
+        m_utility->setClassNames(context.classNames); // the shared matrix follows the run (a custom one is kept aside)
+        m_utilityEditorPage->setClassCounts(context.trainCounts);
+    } catch (const std::exception&) {
+        // No run.json yet (stopped before its data was read): the panel's data set stands in.
+    }
 }
 
 bool MainWindow::openRun(const QString& directory)

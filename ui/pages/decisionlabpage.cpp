@@ -116,6 +116,10 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     noticeLayout->addWidget(m_undoPreset);
     m_noticeBar->setVisible(false);
 
+    m_setAside = boxedLabel(QStringLiteral("labSetAside"), kNoteStyle, this);
+    m_setAside->setToolTip(tr("The shared matrix follows the classes of the run shown here; a matrix you had made for "
+                              "other classes is kept, not lost."));
+
     m_runLabel = new QLabel(this);
     m_runLabel->setObjectName(QStringLiteral("labRun"));
     m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -208,6 +212,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     infoLayout->setContentsMargins(0, 0, 0, 0);
     infoLayout->addWidget(m_matrixLabel); // its own line: the page must fit a 1600-pixel screen beside the panel
     infoLayout->addWidget(m_noticeBar);
+    infoLayout->addWidget(m_setAside);
     infoLayout->addWidget(m_runLabel);
     infoLayout->addLayout(recordedRow);
     infoLayout->addWidget(m_notes);
@@ -261,6 +266,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     }
     connect(m_document, &UtilityDocument::sourceChanged, this, &DecisionLabPage::updateMatrixLabel);
     connect(m_document, &UtilityDocument::classNamesChanged, this, &DecisionLabPage::updateMatrixLabel);
+    connect(m_document, &UtilityDocument::setAsideChanged, this, &DecisionLabPage::updateMatrixLabel);
     updateMatrixLabel();
     updateRecorded();
 }
@@ -285,6 +291,7 @@ QString DecisionLabPage::message() const { return m_message->isHidden() ? QStrin
 QString DecisionLabPage::headline() const { return m_headline->text(); }
 QString DecisionLabPage::warningText() const { return m_warnings->isHidden() ? QString() : m_warnings->text(); }
 QString DecisionLabPage::presetNotice() const { return m_noticeBar->isHidden() ? QString() : m_notice->text(); }
+QString DecisionLabPage::setAsideNotice() const { return m_setAside->isHidden() ? QString() : m_setAside->text(); }
 QString DecisionLabPage::runNotes() const { return m_notes->isHidden() ? QString() : m_notes->text(); }
 QString DecisionLabPage::deferSummary() const { return m_defer->text(); }
 
@@ -325,6 +332,13 @@ void DecisionLabPage::onLoaded(std::shared_ptr<const lbd::RunResults> results)
     m_notes->setText(notes.empty() ? QString() : tr("<b>Note:</b> %1").arg(labtext::htmlLines(notes)));
     m_notes->setVisible(!notes.empty());
     m_tuning->setRun(m_directory, m_results->hasValidation, m_results->classes);
+    // The shared matrix is about this run's classes (run.json's), whatever data set the experiment
+    // panel shows: a matrix made for other classes is kept aside by the document, not lost.
+    QStringList runNames;
+    for (const std::string& name : m_results->classNames) {
+        runNames << QString::fromStdString(name);
+    }
+    m_document->setClassNames(runNames);
     updateMatrixLabel();
     updateRecorded();
     requestEvaluation();
@@ -399,6 +413,8 @@ void DecisionLabPage::updateMatrixLabel()
                                .arg(m_document->description())
                                .arg(m_document->classCount())
                                .arg(m_document->sourceText().toLower()));
+    m_setAside->setText(m_document->setAsideText());
+    m_setAside->setVisible(!m_setAside->text().isEmpty());
 }
 
 void DecisionLabPage::updateRecorded()

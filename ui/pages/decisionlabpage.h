@@ -71,6 +71,7 @@ public:
     QString warningText() const;      // the degenerate-result banner, empty when hidden
     QString presetNotice() const;     // what the last preset replaced, empty when hidden
     QString runNotes() const;         // the run's notes (old run folders), empty when none
+    QString setAsideNotice() const;   // the user's matrix of other classes kept aside, empty when none
     QString deferSummary() const;     // coverage and selective accuracy, empty without defer
     DecisionLabTable* table() const { return m_table; }
     ThrottledPlot* fhrPlot() const { return m_fhrPlot; }
@@ -116,6 +117,7 @@ private:
     QWidget* m_noticeBar = nullptr;
     QLabel* m_notice = nullptr;
     QPushButton* m_undoPreset = nullptr;
+    QLabel* m_setAside = nullptr;
     QLabel* m_runLabel = nullptr;
     QLabel* m_recorded = nullptr;
     QPushButton* m_adopt = nullptr;

@@ -13,9 +13,14 @@ UtilityDocument::UtilityDocument(QObject* parent) : QObject(parent), m_undo(new 
 
 void UtilityDocument::setClassNames(const QStringList& classNames)
 {
-    if (classNames == m_classNames) {
+    if (classNames == m_classNames || classNames.isEmpty()) {
         return;
     }
+    std::optional<SetAside> aside;
+    if (!m_matrix.empty() && !m_matrix.isOneHot()) {
+        aside = SetAside{m_classNames, m_matrix, description(), m_source, m_sourceLocation, m_sourceMatrix};
+    }
+    const bool comesBack = m_setAside && m_setAside->classNames == classNames;
     m_classNames = classNames;
     m_matrix = lbd::UtilityMatrix::oneHot(classNames.size());
     // Undo steps and the source are about matrices of the old size.
@@ -23,10 +28,43 @@ void UtilityDocument::setClassNames(const QStringList& classNames)
     m_source = Source::None;
     m_sourceLocation.clear();
     m_sourceMatrix = {};
-    m_wasModified = false;
+    if (comesBack) {
+        m_matrix = m_setAside->matrix;
+        m_source = m_setAside->source;
+        m_sourceLocation = m_setAside->sourceLocation;
+        m_sourceMatrix = m_setAside->sourceMatrix;
+    }
+    m_wasModified = modifiedSinceSource();
+    // The matrix replaced now is kept; one brought back is no longer aside. A one-hot matrix
+    // replaced by another keeps the earlier set-aside one waiting for its classes.
+    const bool asideChanged = aside.has_value() || comesBack;
+    if (aside) {
+        m_setAside = std::move(aside);
+    } else if (comesBack) {
+        m_setAside.reset();
+    }
     emit classNamesChanged();
     emit matrixChanged();
     emit sourceChanged();
+    if (asideChanged) {
+        emit setAsideChanged();
+    }
+}
+
+QString UtilityDocument::setAsideText() const
+{
+    if (!m_setAside) {
+        return {};
+    }
+    const QStringList& names = m_setAside->classNames;
+    const QString classes = names.size() <= 4 ? names.join(QStringLiteral(", "))
+                                              : tr("%1, %2, ... %3").arg(names.value(0), names.value(1), names.last());
+    return tr("Your %1 %2 x %2 matrix (classes %3) is kept aside while other classes (%4) are shown. It comes back when "
+              "a run or data set with its classes is shown again.")
+        .arg(m_setAside->description)
+        .arg(names.size())
+        .arg(classes)
+        .arg(m_classNames.size());
 }
 
 bool UtilityDocument::setMatrix(const lbd::UtilityMatrix& matrix, QString* error)

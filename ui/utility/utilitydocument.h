@@ -34,10 +34,15 @@ public:
 
     explicit UtilityDocument(QObject* parent = nullptr);
 
-    // The classes the matrix is about, head to tail. A different class list (another dataset)
-    // resets the matrix to one-hot of the new size (the old one cannot apply) and clears the undo
-    // stack; the same list keeps the matrix.
+    // The classes the matrix is about, head to tail. A different class list (another data set, an
+    // opened run of other classes) resets the matrix to one-hot of the new size (the old one cannot
+    // apply) and clears the undo stack; the same list keeps the matrix. A matrix other than one-hot
+    // is not lost: it is kept aside (setAsideText() says so) and comes back, with its source, when
+    // its classes do. An empty list means the classes are not known yet (a folder still being
+    // read, one that cannot be read): the matrix stays as it is.
     void setClassNames(const QStringList& classNames);
+    // "Your custom 3 x 3 matrix (classes a, b, c) is kept aside ...", or empty when none is.
+    QString setAsideText() const;
     const QStringList& classNames() const { return m_classNames; }
     int classCount() const { return static_cast<int>(m_classNames.size()); }
     // The class names as core's io functions take them (file headers, reordering on import).
@@ -92,6 +97,8 @@ signals:
     void deferUtilityChanged();
     // The source, or whether the matrix still matches it, changed.
     void sourceChanged();
+    // A matrix was kept aside or brought back (setAsideText()).
+    void setAsideChanged();
 
 private:
     QStringList m_classNames;
@@ -103,6 +110,18 @@ private:
     QString m_sourceLocation;
     lbd::UtilityMatrix m_sourceMatrix;
     bool m_wasModified = false;
+
+    // The last matrix other than one-hot that a change of classes replaced, with its classes and
+    // source: brought back when those classes return.
+    struct SetAside {
+        QStringList classNames;
+        lbd::UtilityMatrix matrix;
+        QString description;
+        Source source = Source::None;
+        QString sourceLocation;
+        lbd::UtilityMatrix sourceMatrix;
+    };
+    std::optional<SetAside> m_setAside;
 };
 
 } // namespace lbd::ui

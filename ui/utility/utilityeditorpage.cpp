@@ -273,6 +273,17 @@ void UtilityEditorPage::buildControls()
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setVisible(false);
+    m_setAside = new QLabel(this);
+    m_setAside->setObjectName(QStringLiteral("utilitySetAside"));
+    m_setAside->setWordWrap(true);
+    m_setAside->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+    m_setAside->setToolTip(tr("The matrix follows the classes of the data set or run shown; one made for other classes "
+                              "is kept and comes back with them."));
+    m_setAside->setVisible(false);
+    connect(m_document, &UtilityDocument::setAsideChanged, this, [this] {
+        m_setAside->setText(m_document->setAsideText());
+        m_setAside->setVisible(!m_setAside->text().isEmpty());
+    });
 
     auto* row1 = rowOf({sectionLabel(tr("Tool"), this), paint, select, nullptr, sectionLabel(tr("Value"), this)});
     row1->addWidget(m_slider, 1);
@@ -305,6 +316,7 @@ void UtilityEditorPage::buildControls()
     layout->addWidget(m_selectionLabel);
     layout->addLayout(row4);
     layout->addWidget(m_message);
+    layout->addWidget(m_setAside);
     layout->addLayout(body, 1);
 
     // Button texts name the regions of the current scheme.
@@ -360,6 +372,8 @@ void UtilityEditorPage::updateMatrix()
         m_penalty->setValue(*c);
     }
 }
+
+QString UtilityEditorPage::setAsideText() const { return m_setAside->isHidden() ? QString() : m_setAside->text(); }
 
 void UtilityEditorPage::updateSourceLabel()
 {

@@ -53,6 +53,8 @@ public:
     DecisionControls* decisionControls() const { return m_decisionControls; }
     // "Saved to tail2.csv", "Modified since saved to tail2.csv", ...
     QString savedStateText() const;
+    // The user's matrix of other classes kept aside (UtilityDocument::setAsideText), empty when none.
+    QString setAsideText() const;
     QAction* undoAction() const { return m_undoAction; }
     QAction* redoAction() const { return m_redoAction; }
 
@@ -113,6 +115,7 @@ private:
     QLabel* m_sourceLabel = nullptr;
     DecisionControls* m_decisionControls = nullptr;
     QLabel* m_message = nullptr;
+    QLabel* m_setAside = nullptr; // the document's setAsideText()
     bool m_messageIsError = false;
 
     std::vector<int64_t> m_counts;
