@@ -1,6 +1,8 @@
 // Plot plumbing: replots are coalesced to at most one per ~40 ms however often data arrives,
 // pages accept epochs with and without evaluations, and a plot exports a PNG.
 #include "ui/pages/calibrationpage.h"
+
+#include <QLabel>
 #include "ui/pages/tailriskpage.h"
 #include "ui/pages/trainingpage.h"
 #include "ui/widgets/throttledplot.h"
@@ -117,6 +119,47 @@ private slots:
         tail.beginRun(context);
         QCOMPARE(training.pointCount(), 0);
         QCOMPARE(tail.evaluationCount(), 0);
+    }
+
+    // The Definition toggle shows the published code's ECE and its 10-bin reliability diagram
+    // (lbd-math.md section 6), says how it differs from ours, and says when a report predates it.
+    void calibrationPageTogglesToThePublishedDefinition()
+    {
+        CalibrationPage page;
+        page.beginRun(RunContext());
+        lbd::EpochMetrics m = epoch(2, true);
+        lbd::PublishedMetrics published;
+        published.accuracy = 0.61;
+        published.ece = 0.0914;
+        published.auroc = 0.6667;
+        published.unbinned = 3;
+        for (int b = 0; b < 10; ++b) {
+            published.bins.push_back({b / 10.0, (b + 1) / 10.0, b < 6 ? 0 : 9, 0.1 * b, (b + 0.5) / 10.0});
+        }
+        m.evaluation->published = published;
+        page.addEpoch(m);
+        auto* scores = page.findChild<QLabel*>(QStringLiteral("calibrationScores"));
+        auto* note = page.findChild<QLabel*>(QStringLiteral("calibrationDefinitionNote"));
+        QVERIFY(scores && note);
+        QVERIFY2(scores->text().contains(QStringLiteral("0.1200")), qPrintable(scores->text())); // ours
+        QVERIFY(note->text().contains(QStringLiteral("15")));
+        page.showDefinition(1);
+        QVERIFY2(scores->text().contains(QStringLiteral("0.0914")), qPrintable(scores->text()));
+        QVERIFY(scores->text().contains(QStringLiteral("3 of 100")));
+        QVERIFY(note->text().contains(QStringLiteral("10 bins")));
+        int bars = 0;
+        for (int i = 0; i < page.reliabilityPlot()->plottableCount(); ++i) {
+            if (auto* b = qobject_cast<QCPBars*>(page.reliabilityPlot()->plottable(i))) {
+                bars = b->data()->size();
+            }
+        }
+        QCOMPARE(bars, 4); // the non-empty ones of the 10 published bins
+        // A report written before the published metrics says so, rather than showing zeros.
+        page.beginRun(RunContext());
+        page.addEpoch(epoch(2, true));
+        QVERIFY2(scores->text().contains(QStringLiteral("written before")), qPrintable(scores->text()));
+        page.showDefinition(0);
+        QVERIFY(scores->text().contains(QStringLiteral("0.1200")));
     }
 };
 

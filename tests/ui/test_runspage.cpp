@@ -276,6 +276,12 @@ private slots:
         const QString tip = model.data(model.index(0, RunTableModel::Warnings), Qt::ToolTipRole).toString();
         QVERIFY2(tip.contains(QString::fromStdString(flagged.warnings.front())), qPrintable(tip));
         QCOMPARE(model.data(model.index(0, RunTableModel::Decision)).toString(), QStringLiteral("tail:2, eq7"));
+        // A run that follows a paper protocol says so beside its rule (lbd-math.md section 8).
+        lbd::RunSummary paper = clean;
+        paper.protocol = "paper-standard";
+        paper.decisionRule = "mean-logit";
+        QVERIFY(RunTableModel::decisionText(paper).endsWith(QStringLiteral("mean-logit (paper-standard)")));
+        QVERIFY(!RunTableModel::decisionText(clean).contains(QStringLiteral("paper")));
         QCOMPARE(model.data(model.index(0, RunTableModel::TrainingUtility)).toString(), QStringLiteral("tail:1 (bounded)"));
 
         RunsPage page;

@@ -1,4 +1,5 @@
 #include "ui/app/mainwindow.h"
+#include "ui/style/decisionruletext.h"
 #include "ui/utility/utilitydocument.h"
 
 #include "core/train/configjson.h"
@@ -297,6 +298,9 @@ void MainWindow::buildStatusBar()
     m_runFolderLabel = new QLabel(tr("Run folder: none"), this);
     m_runFolderLabel->setObjectName(QStringLiteral("runFolderLabel"));
     m_runFolderLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long folder path and protocol must not widen the window: the label shrinks (elided by the
+    // status bar) and its tooltip keeps the whole text.
+    m_runFolderLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addPermanentWidget(m_runFolderLabel, 1);
     statusBar()->addPermanentWidget(m_deviceLabel);
     statusBar()->addPermanentWidget(new MemoryLabel(this));
@@ -351,7 +355,8 @@ bool MainWindow::startTraining()
         view->beginRun(context);
     }
     m_lastError.clear();
-    m_runFolderLabel->setText(tr("Run folder: %1").arg(runDirectory));
+    m_runFolderLabel->setText(tr("Run folder: %1 (%2)").arg(runDirectory, runDecisionText(config)));
+    m_runFolderLabel->setToolTip(m_runFolderLabel->text());
     m_deviceLabel->setText(tr("Device: %1").arg(deviceText(config.train.device, m_panel->dataParallelRanks())));
     m_progress->reset(tr("Starting"));
     m_pages->setCurrentWidget(m_trainingPage);
@@ -403,7 +408,8 @@ bool MainWindow::showRecordedRun(const QString& directory, int lastEpoch, RunCon
     if (!epochs.empty()) {
         m_progress->setEpoch(epochs.back());
     }
-    m_runFolderLabel->setText(tr("Run folder: %1").arg(directory));
+    m_runFolderLabel->setText(tr("Run folder: %1 (%2)").arg(directory, runDecisionText(context.config)));
+    m_runFolderLabel->setToolTip(m_runFolderLabel->text());
     epochsShown = static_cast<int>(epochs.size());
     return true;
     try {

@@ -27,7 +27,7 @@ CalibrationPage::CalibrationPage(QWidget* parent) : QWidget(parent)
     m_reliability = new ThrottledPlot(this);
     m_reliability->setObjectName(QStringLiteral("reliabilityPlot"));
     addPlotTitle(m_reliability, tr("Reliability diagram"));
-    m_reliability->xAxis->setLabel(tr("confidence max pbar (15 equal-width bins)"));
+    m_reliability->xAxis->setLabel(tr("confidence = pbar of the decided class (15 equal-width bins)"));
     m_reliability->yAxis->setLabel(tr("accuracy in the bin"));
     m_reliability->setFixedRange(m_reliability->xAxis, 0, 1);
     m_reliability->setFixedValueRange(0, 1.02);
@@ -48,6 +48,19 @@ CalibrationPage::CalibrationPage(QWidget* parent) : QWidget(parent)
     m_evaluation = new QComboBox(this);
     m_evaluation->setObjectName(QStringLiteral("calibrationEvaluation"));
     m_evaluation->setToolTip(tr("Which evaluation of the run to show; new evaluations are selected as they arrive."));
+    m_definition = new QComboBox(this);
+    m_definition->setObjectName(QStringLiteral("calibrationDefinition"));
+    m_definition->addItem(tr("Ours: pbar of the decision, 15 bins"));
+    m_definition->addItem(tr("Published code: 1 - entropy, 10 bins"));
+    m_definition->setItemData(0, QString::fromUtf8(lbd::kOurCalibrationDefinition), Qt::ToolTipRole);
+    m_definition->setItemData(1, QString::fromUtf8(lbd::kPublishedMetricsDefinition), Qt::ToolTipRole);
+    m_definition->setToolTip(tr("Which definition of confidence, ECE and AUROC to show. The paper's Table 4 uses the "
+                                "published code's; compare with it only under that definition."));
+    m_definitionNote = new QLabel(this);
+    m_definitionNote->setObjectName(QStringLiteral("calibrationDefinitionNote"));
+    m_definitionNote->setWordWrap(true);
+    m_definitionNote->setStyleSheet(QStringLiteral("color: gray;"));
+    connect(m_definition, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     connect(m_group, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     connect(m_evaluation, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
 
@@ -59,6 +72,8 @@ CalibrationPage::CalibrationPage(QWidget* parent) : QWidget(parent)
 
     auto* side = new QWidget(this);
     auto* form = new QFormLayout(side);
+    form->addRow(tr("Definition"), m_definition);
+    form->addRow(m_definitionNote);
     form->addRow(tr("Show"), m_group);
     form->addRow(tr("Evaluation"), m_evaluation);
     form->addRow(m_scores);
@@ -116,6 +131,19 @@ void CalibrationPage::refresh()
         return;
     }
     const lbd::EvaluationReport& report = m_reports[index].second;
+    const bool published = m_definition->currentIndex() == 1;
+    // One sentence on how the two definitions differ, so that neither number is read as the other.
+    m_definitionNote->setText(published ? tr("The published code's metric: confidence = 1 - entropy of softmax(mean "
+                                             "logits), for the mean-logit decision; 10 bins; images whose confidence "
+                                             "is below 0 sit in no bin but count in N.")
+                                        : tr("Ours: confidence = the ensemble's probability pbar of the decided class; 15 "
+                                             "bins; N = the binned images."));
+    m_group->setEnabled(!published);
+    if (published) {
+        refreshPublished(report, m_reports[index].first);
+        return;
+    }
+    p->xAxis->setLabel(tr("confidence = pbar of the decided class (15 equal-width bins)"));
     const int group = m_group->currentIndex();
     const lbd::CalibrationReport* calibration = &report.calibration;
     QColor color = overallColor();
@@ -196,6 +224,70 @@ void CalibrationPage::refresh()
             .arg(formatAuroc(report.aurocNegativeEntropy))
             .arg(report.nll, 0, 'f', 4)
             .arg(100.0 * report.overall.accuracy, 0, 'f', 2));
+    p->requestReplot();
+    m_counts->requestReplot();
+}
+
+void CalibrationPage::showDefinition(int index)
+{
+    m_definition->setCurrentIndex(index);
+}
+
+void CalibrationPage::refreshPublished(const lbd::EvaluationReport& report, int epoch)
+{
+    ThrottledPlot* p = m_reliability;
+    p->xAxis->setLabel(tr("confidence 1 - H(q), q = softmax(mean logits) (10 bins)"));
+    if (!report.published) {
+        m_scores->setText(tr("<p>This evaluation was written before the published code's metrics were recorded. "
+                             "Re-evaluate the run (lbd eval RUN_DIR) to see them.</p>"));
+        p->requestReplot();
+        m_counts->requestReplot();
+        return;
+    }
+    const lbd::PublishedMetrics& metrics = *report.published;
+    auto* accuracy = new QCPBars(p->xAxis, p->yAxis);
+    accuracy->setName(tr("accuracy per bin"));
+    QColor fill = overallColor();
+    fill.setAlpha(170);
+    accuracy->setBrush(fill);
+    accuracy->setPen(QPen(overallColor().darker(140)));
+    auto* confidence = p->addGraph();
+    confidence->setName(tr("mean confidence per bin"));
+    confidence->setLineStyle(QCPGraph::lsNone);
+    confidence->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black), QBrush(Qt::white), 6));
+    auto* counts = new QCPBars(m_counts->xAxis, m_counts->yAxis);
+    counts->setBrush(QColor(120, 120, 120, 160));
+    counts->setPen(QPen(QColor(80, 80, 80)));
+    for (const lbd::CalibrationBin& bin : metrics.bins) {
+        const double centre = 0.5 * (bin.lower + bin.upper);
+        counts->addData(centre, double(bin.count));
+        if (bin.count > 0) {
+            accuracy->addData(centre, bin.accuracy);
+            confidence->addData(centre, bin.meanConfidence);
+        }
+    }
+    accuracy->setWidth(0.09);
+    counts->setWidth(0.09);
+    m_scores->setText(
+        tr("<h3>Epoch %1 &mdash; published code's metrics</h3>"
+           "<table cellspacing=4>"
+           "<tr><td><b>ECE</b> (published)</td><td>%2</td></tr>"
+           "<tr><td><b>AUROC</b> (published)</td><td>%3</td></tr>"
+           "<tr><td>accuracy (mean-logit)</td><td>%4%</td></tr>"
+           "<tr><td>images in no bin</td><td>%5 of %6</td></tr>"
+           "<tr><td colspan=2><hr>Ours, for comparison:</td></tr>"
+           "<tr><td>ECE (ours)</td><td>%7</td></tr>"
+           "<tr><td>AUROC (ours)</td><td>%8</td></tr></table>"
+           "<p style='color:gray'>ECE = &sum;<sub>b</sub> n<sub>b</sub> |acc<sub>b</sub> &minus; conf<sub>b</sub>| / N "
+           "with N = every test image. The paper's Table 4 reports this definition.</p>")
+            .arg(epoch)
+            .arg(metrics.ece, 0, 'f', 4)
+            .arg(formatAuroc(metrics.auroc))
+            .arg(100.0 * metrics.accuracy, 0, 'f', 2)
+            .arg(metrics.unbinned)
+            .arg(report.imageCount)
+            .arg(report.calibration.ece, 0, 'f', 4)
+            .arg(formatAuroc(report.aurocConfidence)));
     p->requestReplot();
     m_counts->requestReplot();
 }

@@ -2,7 +2,9 @@
 // The Calibration page: the reliability diagram of the ensemble's confidence max pbar
 // (15 equal-width bins: accuracy per bin, the gap to the bin's mean confidence, the diagonal),
 // the number of test images per bin, and ECE / MCE / AUROC / NLL; overall or per region, for
-// any evaluation of the run (the latest by default).
+// any evaluation of the run (the latest by default). A toggle shows the published code's
+// definitions instead (10 bins of 1 - H(softmax(mean logits)), every image in the denominator),
+// the ones the paper's Table 4 reports (lbd-math.md section 6).
 #include <QWidget>
 
 #include <vector>
@@ -30,13 +32,19 @@ public:
     int evaluationCount() const { return static_cast<int>(m_reports.size()); }
     ThrottledPlot* reliabilityPlot() const { return m_reliability; }
 
+    // 0: ours (lbd-math.md section 6), 1: the published code's.
+    void showDefinition(int index);
+
 private:
     void refresh();
+    void refreshPublished(const lbd::EvaluationReport& report, int epoch);
 
     ThrottledPlot* m_reliability = nullptr;
     ThrottledPlot* m_counts = nullptr;
     QComboBox* m_group = nullptr;
     QComboBox* m_evaluation = nullptr;
+    QComboBox* m_definition = nullptr; // ours / the published code's
+    QLabel* m_definitionNote = nullptr;
     QLabel* m_scores = nullptr;
     std::vector<QCPAbstractItem*> m_gapItems;
     std::vector<std::pair<int, lbd::EvaluationReport>> m_reports;

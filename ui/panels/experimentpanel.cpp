@@ -310,6 +310,11 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
         } catch (const std::exception& error) {
             return tr("%1 (copy the Utility page's matrix again for this data set)").arg(QString::fromUtf8(error.what()));
         }
+    // Settings changed away from a paper protocol make the run the app's own (crossFieldWarning
+    // says why), so that its numbers are never labelled with a protocol they do not follow.
+    if (lbd::protocolContradiction(config)) {
+        config.protocol = lbd::Protocol::App;
+    }
     }
     const int64_t side = modelInputSide(config);
     const int64_t minimum = lbd::ModelSpec::minimumInputSize(config.model.arch);
@@ -323,6 +328,9 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
         const auto smallest = *std::min_element(m_dataset->trainCounts().begin(), m_dataset->trainCounts().end());
         if (smallest < 1) {
 bool ExperimentPanel::dataReadable() const { return m_dataset->dataError().isEmpty(); }
+    if (config.protocol != lbd::Protocol::App) {
+        m_decisions->setRule(config.decision.rule); // a paper protocol decides by its own rule (mean-logit)
+    }
             return tr("Every class needs at least one training image; lower the imbalance ratio.");
         }
     }
@@ -390,3 +398,11 @@ void ExperimentPanel::showMessage(const QString& text, bool error)
 }
 
 } // namespace lbd::ui
+    if (m_base.protocol != lbd::Protocol::App) {
+        lbd::TrainConfig asLoaded = config;
+        asLoaded.protocol = m_base.protocol;
+        if (const auto why = lbd::protocolContradiction(asLoaded)) {
+            notes << tr("Protocol: app, no longer %1 (%2).")
+                         .arg(QString::fromStdString(lbd::protocolName(m_base.protocol)), QString::fromStdString(*why));
+        }
+    }

@@ -156,7 +156,8 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     }
     m_utilityForm->setToolTip(tr("How the utility term turns the training U into a loss (lbd-math.md section 4). bounded: "
                                  "every term >= 0, cannot run away (default). published: the published loss.py, for "
-                                 "reproducing the paper. paper: Eq. 8 as printed. The last two are unbounded below with "
+                                 "reproducing the paper. paper: Eq. 8's per-sample weight w_y in the published code's row "
+                                 "orientation U[y,k] (the printed Eq. 8 reads the column U[k,y]). The last two are unbounded below with "
                                  "negative utilities. Hover an entry for its formula."));
     m_trainingWarning = new QLabel(this);
     m_trainingWarning->setObjectName(QStringLiteral("trainingUtilityWarning"));

@@ -93,7 +93,9 @@ QString columnToolTip(int column)
     case RunTableModel::TrainingUtility:
         return QObject::tr("The TRAINING utility matrix of the utility term and its form (bounded, published, paper).");
     case RunTableModel::Decision:
-        return QObject::tr("How the run decides: its decision matrix (stored by value), rule and defer utility r.");
+        return QObject::tr("How the run decides: its decision matrix (stored by value), rule and defer utility r, and the "
+                           "paper protocol it follows when it follows one (paper-standard: one-hot training, mean-logit "
+                           "decisions; paper-tail: tail:1 training, mean-logit).");
     case RunTableModel::Warnings:
         return QObject::tr("\u26a0: the run's report is flagged degenerate (a region at 0 %, accuracy near chance, "
                            "decisions piled into a few classes, eq7 with negative utilities). Hover it for the warnings.");
@@ -104,7 +106,8 @@ QString columnToolTip(int column)
     case RunTableModel::TailAccuracy: return QObject::tr("Test accuracy on the tail third of the classes (the rarest).");
     case RunTableModel::FhrPointsMean:
         return QObject::tr("False Head Rate 3-point mean: the share of tail images decided as a head class, averaged "
-                           "over the paper's three splits (tail ratio 25 / 50 / 75 %). Lower is better.");
+                           "over the paper's three points, whose head is the first int(C r + 0.5) classes for r = 0.25, 0.5, 0.75 (the published "
+                           "code's convention; the paper's table calls them tail ratio 25 / 50 / 75 %). Lower is better.");
     case RunTableModel::FhrCurveMean:
         return QObject::tr("False Head Rate curve mean: FHR(k) averaged over every head/tail split k = 1..C-1. Lower is better.");
     case RunTableModel::Aurc:
@@ -188,6 +191,10 @@ QString RunTableModel::decisionText(const lbd::RunSummary& run)
     QString text = QStringLiteral("%1, %2").arg(fromStd(run.decisionUtility), fromStd(run.decisionRule));
     if (run.deferUtility) {
         text += tr(", defer r = %1").arg(*run.deferUtility);
+    }
+    // A paper protocol is named: its numbers are the ones to compare with the paper's tables.
+    if (run.protocol != "app") {
+        text += tr(" (%1)").arg(fromStd(run.protocol));
     }
     return text;
 }
@@ -374,7 +381,7 @@ QString runsToCsv(const std::vector<lbd::RunSummary>& runs)
                                 QStringLiteral("tail_accuracy"), QStringLiteral("fhr_points_mean"),
                                 QStringLiteral("fhr_curve_mean"), QStringLiteral("aurc"), QStringLiteral("ece"),
                                 QStringLiteral("mean_utility"), QStringLiteral("train_seconds"), QStringLiteral("warnings"),
-                                QStringLiteral("problems"), QStringLiteral("directory")};
+                                QStringLiteral("problems"), QStringLiteral("directory"), QStringLiteral("protocol")};
     QString csv = header.join(QLatin1Char(',')) + QStringLiteral("\r\n");
     for (const lbd::RunSummary& run : runs) {
         QStringList warnings;
@@ -408,7 +415,8 @@ QString runsToCsv(const std::vector<lbd::RunSummary>& runs)
                                     number(run.trainSeconds),
                                     warnings.join(QStringLiteral("; ")),
                                     RunTableModel::problemTexts(run).join(QStringLiteral("; ")),
-                                    fromStd(run.directory)};
+                                    fromStd(run.directory),
+                                    fromStd(run.protocol)};
         QStringList quoted;
         for (const QString& field : fields) {
             quoted << csvField(field);

@@ -9,4 +9,16 @@ QString decisionRuleTitle(lbd::DecisionRule rule)
     return QString::fromStdString(lbd::decisionRuleInfo(rule).title);
 }
 
+QString runDecisionText(const lbd::TrainConfig& config)
+{
+    const QString rule = decisionRuleTitle(config.decision.rule);
+    if (config.protocol != lbd::Protocol::App) {
+        return QObject::tr("protocol %1, decided by %2")
+            .arg(QString::fromStdString(lbd::protocolName(config.protocol)), rule);
+    }
+    const lbd::DecisionRuleInfo& info = lbd::decisionRuleInfo(config.decision.rule);
+    return info.usesUtility ? QObject::tr("decided by %1 with %2").arg(rule, QString::fromStdString(config.decision.utility.describe()))
+                            : QObject::tr("decided by %1").arg(rule);
+}
+
 } // namespace lbd::ui
