@@ -48,6 +48,10 @@ int runEval(const EvalOptions& o)
     if (o.tune && split != ResultSplit::Test) {
         throw InputError("--tune reads the validation split and reports the test split; leave out --split");
     }
+    if (o.defer) {
+        // Before the run is read: the same check as a config's decision.defer (1e308 was accepted here).
+        checkDeferUtility(*o.defer, o.rule ? parseDecisionRule(*o.rule) : DecisionRule::Expected, "--defer");
+    }
     RunResults results = loadRunResults(o.run, split);
     const std::vector<std::string>& names = results.classNames;
     UtilityMatrix utility = o.utility ? parseUtilitySpec(*o.utility, names) : results.decisions.decisionUtility;

@@ -45,6 +45,7 @@ struct StudyCommandOptions {
     std::string runsDir;
     std::string preset;
     std::string devices;
+    std::string seedsText; // --seeds as given: parsed and checked by the study file's own rules
     std::vector<int64_t> seeds;
     std::vector<std::string> reuseFrom;
     int parallel = 1;
@@ -80,8 +81,11 @@ std::vector<std::string> splitList(const std::string& text)
 }
 
 // The study and its folder: an existing study folder continues with its own settings.
-std::pair<ResolvedStudy, std::string> openStudy(const StudyCommandOptions& o)
+std::pair<ResolvedStudy, std::string> openStudy(StudyCommandOptions& o)
 {
+    if (!o.seedsText.empty()) {
+        o.seeds = parseStudySeeds(o.seedsText, "--seeds");
+    }
     if (isStudyFolder(o.study)) {
         if (o.quick || !o.preset.empty() || !o.seeds.empty() || !o.flags.givenKeys().empty()) {
             throw InputError(o.study + " is a study folder: it continues with its own settings (--quick, --preset, --seeds and "
@@ -192,7 +196,11 @@ int runStudy(StudyCommandOptions& o)
     std::cout << (o.json ? toJson(outcome.summary).dump(2) : markdownTable(outcome.summary)) << '\n';
     std::ostream& said = o.json ? std::cerr : std::cout;
     said << outcome.finished << " of " << study.runs.size() << " runs finished (" << outcome.trainedNow << " trained and "
-         << outcome.reused << " reused in this call, " << formatDuration(outcome.seconds);
+         << outcome.reused << " reused in this call, ";
+    if (outcome.trainedElsewhere > 0) {
+        said << outcome.trainedElsewhere << " trained by another process on this folder, ";
+    }
+    said << formatDuration(outcome.seconds);
     if (outcome.trainedImages > 0 && outcome.seconds > 0) {
         said << ", " << static_cast<long long>(outcome.trainedImages / outcome.seconds) << " training images/s together";
     }
@@ -223,7 +231,8 @@ Command addStudyCommand(CLI::App& lbd)
     c->add_flag("--quick", o->quick, "the study's quick scale: small models, few epochs and seeds (minutes on a CPU)");
     c->add_option("--preset", o->preset, "start every cell from this preset instead of the study's (e.g. cifar10-lt)")
         ->type_name("NAME");
-    c->add_option("--seeds", o->seeds, "the seeds, replacing the study's (e.g. --seeds 0,1,2)")->delimiter(',')->type_name("LIST");
+    c->add_option("--seeds", o->seedsText, "the seeds, replacing the study's (e.g. --seeds 0,1,2: distinct integers from 0 to "
+                  "2147483647, as in a study file)")->type_name("LIST");
     c->add_option("--device", o->devices,
                   "where runs train: cpu, cuda:0, a list (cuda:0,cuda:1: runs are spread over them) or all-gpus "
                   "(default: each run's config)")

@@ -5,6 +5,8 @@
 #include "core/util/error.h"
 #include "datasets/catalogue.h"
 
+#include <map>
+
 namespace lbd::cli {
 namespace {
 
@@ -108,10 +110,20 @@ CLI::Option* ConfigFlags::addSet(CLI::App& command)
 nlohmann::json ConfigFlags::patch() const
 {
     nlohmann::json patch = nlohmann::json::object();
+    // A key set twice (by two --set, or by --set and its option) is an error, as a repeated
+    // option is: neither value may win silently.
+    std::map<std::string, std::string> givenBy;
+    const auto claim = [&](const std::string& key, const std::string& how) {
+        const auto [it, fresh] = givenBy.emplace(key, how);
+        if (!fresh) {
+            throw InputError(how + ": " + key + " is already given by " + it->second + " (give each setting once)");
+        }
+    };
     for (const auto& [entry, value] : m_entries) {
         if (entry.option->count() == 0) {
             continue;
         }
+        claim(entry.key, entry.flag);
         if (entry.fixed) {
             setAt(patch, entry.key, *entry.fixed);
             continue;
@@ -132,6 +144,7 @@ nlohmann::json ConfigFlags::patch() const
         if (f == nullptr) {
             throw InputError("--set " + item + ": '" + key + "' is not a config key (lbd train --help lists them)");
         }
+        claim(key, "--set " + item);
         setAt(patch, key, parseConfigValue(*f, item.substr(equals + 1)));
     }
     return patch;

@@ -3,6 +3,8 @@
 #include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
 
+#include <cmath>
+
 namespace lbd {
 
 const std::vector<DecisionRuleInfo>& decisionRules()
@@ -63,6 +65,19 @@ DecisionRule parseDecisionRule(const std::string& text)
 std::string decisionRuleName(DecisionRule rule)
 {
     return decisionRuleInfo(rule).name;
+}
+
+void checkDeferUtility(double deferUtility, DecisionRule rule, const std::string& context)
+{
+    if (!std::isfinite(deferUtility) || std::abs(deferUtility) > kMaxUtilityMagnitude) {
+        throw InputError(context + " must be a number between -1e6 and 1e6 (the limit of every utility), got "
+                         + std::to_string(deferUtility));
+    }
+    if (!decisionRuleInfo(rule).supportsDefer) {
+        throw InputError(context + ": the " + decisionRuleName(rule)
+                         + " rule does not score decisions by expected utility, so it has no defer option (use expected "
+                           "or argmax)");
+    }
 }
 
 std::optional<std::string> decisionRuleWarning(DecisionRule rule, const UtilityMatrix& utility)

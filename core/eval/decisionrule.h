@@ -42,6 +42,11 @@ std::string decisionRuleName(DecisionRule rule);
 // "expected, argmax, mean-logit or eq7": for messages and usage lines.
 std::string decisionRuleNameList();
 
+// The one check of a defer utility r, for config files, `--defer` of every command, the GUI and
+// decide(): finite, magnitude at most kMaxUtilityMagnitude (1e6, as every utility), and only for a
+// rule that scores by expected utility. Throws InputError naming `context` ("--defer", "decision.defer").
+void checkDeferUtility(double deferUtility, DecisionRule rule, const std::string& context);
+
 // The warning every place that lets a user pick a rule must show (panel, Decision lab, Classify,
 // CLI stderr, report.json), or nothing: eq7 with a matrix that has a negative entry is degenerate
 // (lbd-math.md section 5: almost every image goes to the last classes).

@@ -90,13 +90,7 @@ Decisions decide(const torch::Tensor& particleProbs, const UtilityMatrix& utilit
 {
     const DecisionRuleInfo& info = decisionRuleInfo(rule);
     if (deferUtility) {
-        if (!std::isfinite(*deferUtility)) {
-            throw InputError("defer utility must be a finite number, got " + std::to_string(*deferUtility));
-        }
-        if (!info.supportsDefer) {
-            throw InputError("the " + info.name + " rule does not score decisions by expected utility, so it has no defer "
-                             "option (use expected or argmax with --defer)");
-        }
+        checkDeferUtility(*deferUtility, rule, "the defer utility");
     }
     const torch::Tensor probs = asParticleProbabilities(particleProbs);
     Decisions result;

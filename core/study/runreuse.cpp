@@ -1,5 +1,7 @@
 #include "core/study/runreuse.h"
 
+#include "core/eval/reportjson.h"
+
 #include "core/study/studysummary.h"
 #include "core/train/configjson.h"
 #include "core/train/runfolder.h"
@@ -70,6 +72,19 @@ void ReusableRuns::indexRun(const std::string& runDirectory)
 {
     const RunFolder folder(runDirectory);
     if (!folder.exists(RunFolder::kConfig) || inspectStudyRun(runDirectory).state != StudyRunState::Finished) {
+        return;
+    }
+    try {
+        // A finished run whose report cannot be read would be copied in and counted as nothing:
+        // it is passed over, and said so, so that the study trains it again.
+        const std::string reportPath = folder.path(RunFolder::kReport);
+        const json report = readJsonFile(reportPath);
+        if (!report.is_object() || !report.contains("evaluation")) {
+            throw InputError(reportPath + ": no \"evaluation\" object");
+        }
+        reportFromJson(report.at("evaluation"), reportPath);
+    } catch (const std::exception& error) {
+        m_passedOver.push_back(runDirectory + ": not reused (" + error.what() + ")");
         return;
     }
     try {

@@ -30,12 +30,16 @@ public:
     // The finished run folder trained with this config, if one was indexed.
     std::optional<std::string> find(const nlohmann::json& runConfig) const;
     size_t size() const { return m_byKey.size(); }
+    // Finished runs that were not indexed, each with the reason (a report.json that is not a
+    // readable evaluation report): what `lbd study` prints before it trains them again.
+    const std::vector<std::string>& passedOver() const { return m_passedOver; }
 
     static constexpr int kMaxDepth = 6;
 
 private:
     void indexRun(const std::string& runDirectory);
     std::map<std::string, std::string> m_byKey;
+    std::vector<std::string> m_passedOver;
 };
 
 // Copies a finished run folder to `target` through a temporary sibling and a rename, so a reader

@@ -4,6 +4,7 @@
 #include "core/study/studyfolder.h"
 #include "core/train/configjson.h"
 #include "core/train/runfolder.h"
+#include "core/train/runlock.h"
 #include "core/train/trainer.h"
 #include "core/util/device.h"
 #include "core/util/error.h"
@@ -17,6 +18,8 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
+
+#include <unistd.h>
 
 namespace lbd {
 namespace {
@@ -89,6 +92,9 @@ public:
             m_reusable = ReusableRuns(m_options.reuseFrom);
             const std::lock_guard<std::mutex> lock(m_mutex);
             say("found " + std::to_string(m_reusable.size()) + " finished runs to reuse");
+            for (const std::string& skipped : m_reusable.passedOver()) {
+                say(skipped);
+            }
         }
         selectRuns();
         m_workers = std::min<int>(m_options.parallel, static_cast<int>(m_todo.size()));
@@ -178,8 +184,9 @@ private:
             switch (status.state) {
             case StudyRunState::Finished: ++m_outcome.finished; break;
             case StudyRunState::Running:
-                ++m_outcome.stopped;
-                say(m_study.runs[i].directory + ": being trained by another process; skipped");
+                // Another process trains it now: waited for in its turn (heldByAnotherProcess) and
+                // counted as that process leaves it.
+                m_todo.push_back(i);
                 break;
             case StudyRunState::Failed:
                 if (!m_options.retryFailed) {
@@ -221,6 +228,36 @@ private:
         return config;
     }
 
+    // Another process (a second `lbd study` on this folder, or a host of a shared folder) may
+    // have taken this run since it was planned. Waits while that process holds the run, then
+    // returns how it left it; nothing when the run is this process's to train.
+    std::optional<StudyProgress> heldByAnotherProcess(int index)
+    {
+        const std::string directory = runDirectory(index);
+        std::optional<long> holder = RunLock::holder(directory);
+        std::optional<long> trainer = holder;
+        if (holder && *holder != static_cast<long>(::getpid())) {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            say(m_study.runs[index].directory + ": being trained by process " + std::to_string(*holder) + "; waiting for it");
+        }
+        while (holder && *holder != static_cast<long>(::getpid()) && !stopRequested()) {
+            std::this_thread::sleep_for(std::chrono::seconds(1));
+            holder = RunLock::holder(directory);
+        }
+        const StudyRunStatus status = inspectStudyRun(directory);
+        if (status.state != StudyRunState::Finished && !(trainer && status.state == StudyRunState::Failed)) {
+            return std::nullopt; // pending, or stopped where the other process left it: train (or resume) it here
+        }
+        StudyProgress progress;
+        progress.run = index;
+        progress.state = status.state;
+        progress.epoch = status.epochsDone;
+        progress.epochs = status.epochs;
+        progress.message = (trainer ? "trained by process " + std::to_string(*trainer) : std::string("trained by another process"))
+            + (status.message.empty() ? "" : ": " + status.message);
+        return progress;
+    }
+
     void trainRun(int worker, int index)
     {
         const StudyRunRef& ref = m_study.runs[index];
@@ -228,6 +265,24 @@ private:
         StudyProgress progress;
         progress.run = index;
         double images = 0;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            if (const auto elsewhere = heldByAnotherProcess(index)) {
+                finishRun(ref, *elsewhere, 0.0, true);
+                return;
+            }
+            if (!trainHere(worker, index, progress, images)) {
+                break;
+            }
+            // The other process took the lock between the check and this trainer: wait for it.
+        }
+        finishRun(ref, progress, images, false);
+    }
+
+    // Trains the run; true when another process holds its lock (the trainer could not take it).
+    bool trainHere(int worker, int index, StudyProgress& progress, double& images)
+    {
+        const StudyRunRef& ref = m_study.runs[index];
+        const RunFolder folder(runDirectory(index));
         try {
             const TrainConfig config = trainConfigFromJson(runConfig(worker, ref, progress),
                                                            "study cell " + m_study.cells[ref.cell].label);
@@ -253,6 +308,10 @@ private:
                 progress.message = text;
             }
         } catch (const InputError& error) {
+            const std::optional<long> holder = RunLock::holder(folder.directory());
+            if (holder && *holder != static_cast<long>(::getpid())) {
+                return true;
+            }
             progress.state = StudyRunState::Failed;
             progress.message = std::string("bad input: ") + error.what();
         } catch (const RunError& error) {
@@ -265,7 +324,7 @@ private:
             progress.state = StudyRunState::Failed;
             progress.message = error.what();
         }
-        finishRun(ref, progress, images);
+        return false;
     }
 
     TrainingCallbacks trainingCallbacks(const StudyRunRef& ref, StudyProgress& progress, double& images)
@@ -296,9 +355,22 @@ private:
         return callbacks;
     }
 
-    void finishRun(const StudyRunRef& ref, const StudyProgress& progress, double images)
+    // `elsewhere`: another process trained the run; its status.json holds its outcome, and it is
+    // counted as finished or failed as that process left it, never as this process's failure.
+    void finishRun(const StudyRunRef& ref, const StudyProgress& progress, double images, bool elsewhere)
     {
         const std::lock_guard<std::mutex> lock(m_mutex);
+        if (elsewhere) {
+            say(ref.directory + ": " + progress.message);
+            if (progress.state == StudyRunState::Finished) {
+                ++m_outcome.finished;
+                ++m_outcome.trainedElsewhere;
+            } else {
+                ++m_outcome.failed;
+            }
+            report(progress);
+            return;
+        }
         try {
             // A failure at set-up leaves no status.json: the study keeps the reason.
             if (progress.state == StudyRunState::Failed) {

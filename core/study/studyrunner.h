@@ -45,6 +45,7 @@ struct StudyOutcome {
     int finished = 0;         // finished now or before
     int trainedNow = 0;       // finished in this call
     int reused = 0;           // copied in this call from a --reuse-from folder (counted in finished)
+    int trainedElsewhere = 0; // finished by another process on the same folder while this one ran (counted in finished)
     int failed = 0;
     int stopped = 0;          // left stopped or pending (a stop request, or running elsewhere)
     bool stopRequested = false;

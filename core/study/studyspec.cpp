@@ -25,20 +25,17 @@ const ResourceKind& studyResources()
 
 std::vector<int64_t> readSeeds(const json& value, const std::string& key)
 {
-    if (!value.is_array() || value.empty() || value.size() > 100) {
-        throw InputError(key + " must be a list of 1 to 100 integers");
+    if (!value.is_array() || value.empty() || value.size() > kMaxStudySeeds) {
+        throw InputError(key + " must be a list of 1 to " + std::to_string(kMaxStudySeeds) + " integers");
     }
     std::vector<int64_t> seeds;
-    std::set<int64_t> seen;
     for (const json& seed : value) {
-        if (!seed.is_number_integer() || seed.get<int64_t>() < 0 || seed.get<int64_t>() > std::numeric_limits<int>::max()) {
-            throw InputError(key + " must hold integers from 0 to " + std::to_string(std::numeric_limits<int>::max()));
-        }
-        if (!seen.insert(seed.get<int64_t>()).second) {
-            throw InputError(key + " names seed " + std::to_string(seed.get<int64_t>()) + " twice");
+        if (!seed.is_number_integer() || (seed.is_number_unsigned() && seed.get<uint64_t>() > uint64_t(kMaxStudySeed))) {
+            throw InputError(key + " must hold integers from 0 to " + std::to_string(kMaxStudySeed));
         }
         seeds.push_back(seed.get<int64_t>());
     }
+    checkStudySeeds(seeds, key);
     return seeds;
 }
 
@@ -131,6 +128,10 @@ StudyFactor readFactor(const json& object, const std::string& context)
         if (factor.key.empty() || !values.is_array() || values.empty()) {
             throw InputError(context + ": \"values\" needs a \"key\" and a non-empty list");
         }
+        if (values.size() > kMaxStudyCells) {
+            throw InputError(context + ".values: " + std::to_string(values.size()) + " values, more than the "
+                             + std::to_string(kMaxStudyCells) + " cells a study may have");
+        }
         for (const json& value : values) {
             StudyLevel level;
             level.label = factor.name + "=" + valueLabel(value);
@@ -141,6 +142,10 @@ StudyFactor readFactor(const json& object, const std::string& context)
         const json& levels = reader.child("levels");
         if (!levels.is_array() || levels.empty()) {
             throw InputError(context + ".levels must be a non-empty list");
+        }
+        if (levels.size() > kMaxStudyCells) {
+            throw InputError(context + ".levels: " + std::to_string(levels.size()) + " levels, more than the "
+                             + std::to_string(kMaxStudyCells) + " cells a study may have");
         }
         for (size_t i = 0; i < levels.size(); ++i) {
             factor.levels.push_back(readLevel(levels[i], context + ".levels[" + std::to_string(i) + "]"));
@@ -191,6 +196,48 @@ std::string slug(const std::string& text)
     }
     return out.empty() ? "cell" : out;
 }
+
+} // namespace
+
+void checkStudySeeds(const std::vector<int64_t>& seeds, const std::string& key)
+{
+    if (seeds.empty() || seeds.size() > kMaxStudySeeds) {
+        throw InputError(key + " must name 1 to " + std::to_string(kMaxStudySeeds) + " seeds");
+    }
+    std::set<int64_t> seen;
+    for (const int64_t seed : seeds) {
+        if (seed < 0 || seed > kMaxStudySeed) {
+            throw InputError(key + ": seed " + std::to_string(seed) + " is not in 0.." + std::to_string(kMaxStudySeed));
+        }
+        if (!seen.insert(seed).second) {
+            throw InputError(key + " names seed " + std::to_string(seed) + " twice");
+        }
+    }
+}
+
+std::vector<int64_t> parseStudySeeds(const std::string& text, const std::string& key)
+{
+    std::vector<int64_t> seeds;
+    size_t begin = 0;
+    while (true) {
+        const size_t comma = text.find(',', begin);
+        const std::string item = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+        // Digits only, at most 10 of them: no sign, no spaces, nothing that std::stoll would clamp or cut.
+        if (item.empty() || item.size() > 10 || item.find_first_not_of("0123456789") != std::string::npos) {
+            throw InputError(key + " " + text + ": '" + item + "' is not a seed (an integer from 0 to "
+                             + std::to_string(kMaxStudySeed) + ")");
+        }
+        seeds.push_back(std::stoll(item));
+        if (comma == std::string::npos) {
+            break;
+        }
+        begin = comma + 1;
+    }
+    checkStudySeeds(seeds, key);
+    return seeds;
+}
+
+namespace {
 
 json baseConfig(const StudyScale& scale, const StudyOptions& options)
 {
@@ -366,6 +413,7 @@ ResolvedStudy resolveStudy(const StudySpec& spec, const StudyOptions& options)
     study.spec = spec;
     study.options = options;
     study.seeds = !options.seeds.empty() ? options.seeds : (!scale.seeds.empty() ? scale.seeds : spec.full.seeds);
+    checkStudySeeds(study.seeds, "seeds"); // the command line's and the GUI's seeds as a study file's
     json base = baseConfig(scale, options);
     if (spec.protocol) {
         applyProtocolToJson(base, *spec.protocol); // at either scale: the quick preset follows it too
@@ -375,8 +423,8 @@ ResolvedStudy resolveStudy(const StudySpec& spec, const StudyOptions& options)
     size_t cells = 1;
     for (const StudyFactor& factor : spec.factors) {
         cells *= factor.levels.size();
-        if (cells > 1000 || cells * study.seeds.size() > 10000) {
-            throw InputError("study '" + spec.name + "' has over 1000 cells or 10,000 runs");
+        if (cells > kMaxStudyCells || cells * study.seeds.size() > 10000) {
+            throw InputError("study '" + spec.name + "' has over " + std::to_string(kMaxStudyCells) + " cells or 10,000 runs");
         }
     }
     std::set<std::string> ids;

@@ -68,6 +68,16 @@ StudySpec studySpecFromJson(const nlohmann::json& json, const std::string& sourc
 nlohmann::json toJson(const StudySpec& spec);
 StudySpec loadStudySpec(const std::string& path);
 
+// Seeds of one study: 1..100 distinct integers in 0..2^31-1 (a seed becomes a folder name and an
+// int seed of the run). One check for a study file, `lbd study --seeds` and the GUI.
+inline constexpr size_t kMaxStudySeeds = 100;
+inline constexpr int64_t kMaxStudySeed = 2147483647;
+inline constexpr size_t kMaxStudyCells = 1000;
+// Throws InputError naming `key` and the seed.
+void checkStudySeeds(const std::vector<int64_t>& seeds, const std::string& key);
+// "0,1,2" as seeds, digits only (no sign, no overflow clamped), then checkStudySeeds.
+std::vector<int64_t> parseStudySeeds(const std::string& text, const std::string& key);
+
 // "model.particles" = 3 as {"model": {"particles": 3}}; a nested object passes through.
 nlohmann::json nestedPatch(const nlohmann::json& set, const std::string& context);
 

@@ -402,11 +402,8 @@ void TrainConfig::validate() const
                                       {"augment.contrast", augment.contrast}, {"augment.saturation", augment.saturation}}) {
         if (!(spread >= 0 && spread < 1)) fail(std::string(key) + " must be in [0, 1)");
     }
-    if (decision.deferUtility && !decisionRuleInfo(decision.rule).supportsDefer) {
-        fail("decision.defer: the " + decisionRuleName(decision.rule) + " rule has no defer option (use expected or argmax)");
-    }
-    if (decision.deferUtility && std::abs(*decision.deferUtility) > kMaxUtilityMagnitude) {
-        fail("decision.defer must be between -1e6 and 1e6");
+    if (decision.deferUtility) {
+        checkDeferUtility(*decision.deferUtility, decision.rule, "decision.defer");
     }
 }
 

@@ -121,6 +121,13 @@ std::string readTextFile(const std::string& path, int64_t maxBytes)
     }
     TempFile guard(path, fd); // closes; the file itself is kept
     guard.keep();
+    // The file's own size first: a large file is refused before a byte of it is read. (Reading
+    // still counts, for files whose size says nothing: /dev/zero, pipes.)
+    struct stat info {};
+    if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && static_cast<int64_t>(info.st_size) > maxBytes) {
+        throw InputError(path + ": " + std::to_string(static_cast<int64_t>(info.st_size) >> 20) + " MiB, larger than "
+                         + std::to_string(maxBytes >> 20) + " MiB, the limit for a text input (is it the right file?)");
+    }
     std::string contents;
     char buffer[1 << 16];
     while (true) {

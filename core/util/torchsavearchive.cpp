@@ -5,6 +5,7 @@
 
 #include <caffe2/serialize/inline_container.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
@@ -79,13 +80,33 @@ void TorchSaveArchive::write(const std::string& path, const PickleValue& root) c
     writeFileAtomically(path, bytes);
 }
 
-c10::IValue readTorchSaveFile(const std::string& path, const std::string& what)
+c10::IValue readTorchSaveFile(const std::string& path, const std::string& what, int64_t maxBytes)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw InputError(path + ": file not found");
     }
-    const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // What the file is, from its size and its first bytes, before it costs memory: a zip of at
+    // most maxBytes (a 2 GiB sparse file of zeros was read whole, and copied, before it was refused).
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) {
+        throw InputError(fileErrorMessage(path, ec.value()));
+    }
+    if (static_cast<int64_t>(size) > maxBytes) {
+        throw InputError(path + ": " + std::to_string(size >> 20) + " MiB, larger than " + std::to_string(maxBytes >> 20)
+                         + " MiB, the limit for " + what);
+    }
+    char magic[4] = {};
+    if (size < 22 || !in.read(magic, 4) || std::string(magic, 4) != std::string("PK\x03\x04", 4)) {
+        throw InputError(path + ": not " + what + " (not a zip archive, which torch.save writes)");
+    }
+    in.seekg(0);
+    std::vector<char> bytes(static_cast<size_t>(size));
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) {
+        throw InputError(path + ": could not be read whole (" + std::to_string(in.gcount()) + " of " + std::to_string(size)
+                         + " bytes)");
+    }
     try {
         return torch::pickle_load(bytes);
     } catch (const c10::Error& error) {

@@ -27,9 +27,13 @@ private:
     std::vector<torch::Tensor> m_storages;
 };
 
+// Tensor files a run keeps (test / validation probabilities, weights): far above a 1000-class
+// run's, and checked from the file's size before a byte is read.
+inline constexpr int64_t kMaxTensorFileBytes = int64_t(4) << 30;
+
 // A file written by torch.save, TorchSaveArchive or torch::pickle_save, read with
 // torch::pickle_load on the CPU. Throws InputError naming the file and `what` it should be
-// ("not <what> (...)") when it is missing or not such a file.
-c10::IValue readTorchSaveFile(const std::string& path, const std::string& what);
+// ("not <what> (...)") when it is missing, larger than maxBytes, not a zip, or not such a file.
+c10::IValue readTorchSaveFile(const std::string& path, const std::string& what, int64_t maxBytes = kMaxTensorFileBytes);
 
 } // namespace lbd

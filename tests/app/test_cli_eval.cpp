@@ -91,6 +91,9 @@ private slots:
                                                << QStringLiteral("mean-logit");
         QTest::newRow("defer not a number") << QStringList{QStringLiteral("--defer"), QStringLiteral("half")}
                                             << QStringLiteral("--defer");
+        // The config file's limit for a defer utility holds on the command line too (issue 30).
+        QTest::newRow("defer 1e308") << QStringList{QStringLiteral("--defer"), QStringLiteral("1e308")}
+                                     << QStringLiteral("--defer must be a number between -1e6 and 1e6");
         QTest::newRow("split") << QStringList{QStringLiteral("--split"), QStringLiteral("train")} << QStringLiteral("train");
         QTest::newRow("validation missing") << QStringList{QStringLiteral("--split"), QStringLiteral("validation")}
                                             << QStringLiteral("--val-fraction");

@@ -87,6 +87,10 @@ private slots:
         QTest::newRow("bad --set key") << QStringList{"train", "--set", "objective.alhpa=1"} << 2 << "objective.alhpa";
         QTest::newRow("bad --set value") << QStringList{"train", "--set", "objective.alpha=much"} << 2 << "much";
         QTest::newRow("--set without =") << QStringList{"train", "--set", "objective.alpha"} << 2 << "KEY=VALUE";
+        QTest::newRow("--set twice") << QStringList{"train", "--set", "objective.alpha=1", "--set", "objective.alpha=2"} << 2
+                                     << "objective.alpha is already given by --set objective.alpha=1";
+        QTest::newRow("--set and its option") << QStringList{"train", "--alpha", "1", "--set", "objective.alpha=2"} << 2
+                                              << "already given by --alpha";
         QTest::newRow("--preset and --config") << QStringList{"train", "--preset", "quick-cpu", "--config", "x.json"} << 2
                                                << "--config";
         QTest::newRow("unknown preset") << QStringList{"train", "--preset", "cifar1000-lt"} << 2 << "cifar1000-lt";

@@ -186,6 +186,62 @@ private slots:
         QTest::newRow("bad device") << QStringList{QStringLiteral("methods"), QStringLiteral("--quick"), QStringLiteral("--device"),
                                                    QStringLiteral("tpu:0")}
                                     << QStringLiteral("tpu:0");
+        // The command line holds seeds to the study file's rules (issue 30): a folder started with
+        // them could not be continued.
+        QTest::newRow("seed twice") << QStringList{QStringLiteral("methods"), QStringLiteral("--quick"), QStringLiteral("--seeds"),
+                                                   QStringLiteral("0,0")}
+                                    << QStringLiteral("names seed 0 twice");
+        QTest::newRow("seed too large") << QStringList{QStringLiteral("methods"), QStringLiteral("--quick"),
+                                                       QStringLiteral("--seeds"), QStringLiteral("3000000000")}
+                                        << QStringLiteral("3000000000");
+        QTest::newRow("seed overflows") << QStringList{QStringLiteral("methods"), QStringLiteral("--quick"),
+                                                       QStringLiteral("--seeds"), QStringLiteral("99999999999999999999")}
+                                        << QStringLiteral("99999999999999999999");
+        QTest::newRow("negative seed") << QStringList{QStringLiteral("methods"), QStringLiteral("--quick"), QStringLiteral("--seeds"),
+                                                      QStringLiteral("-1")}
+                                       << QStringLiteral("--seeds");
+        QTest::newRow("--set twice") << QStringList{QStringLiteral("methods"), QStringLiteral("--quick"), QStringLiteral("--set"),
+                                                    QStringLiteral("train.epochs=1"), QStringLiteral("--set"),
+                                                    QStringLiteral("train.epochs=2")}
+                                     << QStringLiteral("already given by --set train.epochs=1");
+    }
+
+    // Two `lbd study` processes on one folder (issue 30): both end with 0, every run is trained by
+    // exactly one of them, the other waits for it and counts it, and the summary is complete.
+    void twoProcessesShareAStudyFolder()
+    {
+        QVERIFY(writeFile(path(QStringLiteral("shared-study.json")),
+                          tinyStudy(6, QStringLiteral("shared"), R"([{"label": "CE", "baseline": "ce"}, {"label": "LBD"}])")));
+        const QString folder = path(QStringLiteral("shared"));
+        const QStringList args = {QStringLiteral("study"), path(QStringLiteral("shared-study.json")), QStringLiteral("--out"), folder};
+        QProcess first, second;
+        first.start(kLbd, args);
+        QVERIFY(first.waitForStarted(30000));
+        // The second starts once the first has begun its first run, as a second host would.
+        QElapsedTimer timer;
+        timer.start();
+        while (!QFileInfo::exists(folder + QStringLiteral("/runs/ce/seed-0/status.json")) && timer.elapsed() < 120000) {
+            QTest::qWait(50);
+        }
+        second.start(kLbd, args);
+        QVERIFY(second.waitForStarted(30000));
+        QVERIFY(first.waitForFinished(600000));
+        QVERIFY(second.waitForFinished(600000));
+        const QString out1 = QString::fromUtf8(first.readAllStandardOutput()) + QString::fromUtf8(first.readAllStandardError());
+        const QString out2 = QString::fromUtf8(second.readAllStandardOutput()) + QString::fromUtf8(second.readAllStandardError());
+        QVERIFY2(first.exitStatus() == QProcess::NormalExit && first.exitCode() == 0, qPrintable(out1));
+        QVERIFY2(second.exitStatus() == QProcess::NormalExit && second.exitCode() == 0, qPrintable(out2));
+        const QRegularExpression counts(QStringLiteral("(\\d+) of 4 runs finished \\((\\d+) trained"));
+        const auto m1 = counts.match(out1), m2 = counts.match(out2);
+        QVERIFY2(m1.hasMatch() && m2.hasMatch(), qPrintable(out1 + out2));
+        QCOMPARE(m1.captured(1).toInt(), 4);
+        QCOMPARE(m2.captured(1).toInt(), 4);
+        QCOMPARE(m1.captured(2).toInt() + m2.captured(2).toInt(), 4); // every run trained once
+        QVERIFY2(!out1.contains(QStringLiteral("failed:")) && !out2.contains(QStringLiteral("failed:")), qPrintable(out1 + out2));
+        const QJsonObject summary = readJsonObject(folder + QStringLiteral("/results/summary.json"));
+        for (const QJsonValue& cell : summary.value(QStringLiteral("cells")).toArray()) {
+            QCOMPARE(cell.toObject().value(QStringLiteral("finished")).toInt(), 2);
+        }
     }
 
     void badInputIsRefused()

@@ -6,10 +6,12 @@
 #include "core/util/error.h"
 #include "core/util/plainpickle.h"
 #include "core/util/torchsavearchive.h"
+#include "tests/support/expect.h"
 
 #include <caffe2/serialize/inline_container.h>
 
 #include <QTemporaryDir>
+
 #include <QtTest>
 
 #include <fstream>
@@ -242,6 +244,19 @@ private slots:
                 QVERIFY2(std::string(error.what()).find(path) != std::string::npos, error.what());
             }
         }
+        // A large file that is not a zip (a 2 GiB sparse file of zeros: it costs no disk) is refused
+        // from its first bytes, and one over the limit from its size, before it is read (issue 30:
+        // `lbd eval` read 2 GiB, and copied it, before refusing it).
+        const std::string sparse = dir.filePath(QStringLiteral("sparse.pt")).toStdString();
+        {
+            std::ofstream out(sparse, std::ios::binary);
+            out.seekp((int64_t(2) << 30) - 1);
+            out.put('\0');
+        }
+        QVERIFY(lbd::test::throwsInputError([&] { readTorchSaveFile(sparse, "a test-probabilities file"); },
+                                            {sparse, "not a zip"}));
+        QVERIFY(lbd::test::throwsInputError([&] { readTorchSaveFile(sparse, "a test-probabilities file", int64_t(1) << 30); },
+                                            {sparse, "larger than 1024 MiB"}));
         // Below a regular file no folder can be made: the write fails naming the file.
         const std::string unwritable = text + "/w.pt";
         try {

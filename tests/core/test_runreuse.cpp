@@ -1,6 +1,7 @@
 // Reusing finished runs across studies: what counts as the same run, the built-in studies' shared
 // cells, the GPU plan's union studies covering every built-in run, and the index and copy of run
 // folders (finished ones only, copied whole, never over another run).
+#include "core/eval/reportjson.h"
 #include "core/study/runreuse.h"
 #include "core/study/studyspec.h"
 #include "core/train/runfolder.h"
@@ -59,7 +60,7 @@ void writeFinishedRun(const std::string& directory, const json& config, const st
     const RunFolder folder(directory);
     folder.writeJson(RunFolder::kConfig, config);
     folder.writeStatus(state, 3, 3);
-    folder.writeJson(RunFolder::kReport, json{{"overall", {{"accuracy", 0.5}}}});
+    folder.writeJson(RunFolder::kReport, json{{"evaluation", reportToJson(EvaluationReport())}});
     for (const char* file : {RunFolder::kTestProbabilities, RunFolder::kWeights}) {
         std::ofstream(folder.path(file)) << "bytes";
     }
@@ -152,8 +153,17 @@ private slots:
         writeFinishedRun(root + "/a/stopped", stopped, "stopped");
         std::filesystem::create_directories(root + "/a/broken");
         std::ofstream(root + "/a/broken/config.json") << "{not json";
+        // A finished run whose report.json is garbage is passed over, and said so: copied in, it
+        // would count as finished with no numbers.
+        json garbled = tinyConfig();
+        garbled["train"]["seed"] = 7;
+        writeFinishedRun(root + "/a/garbled", garbled);
+        std::ofstream(root + "/a/garbled/report.json", std::ios::trunc) << R"({"evaluation": {"rule": 3}})";
         const ReusableRuns runs({root + "/a"});
         QCOMPARE(runs.size(), size_t(1));
+        QVERIFY(!runs.find(garbled));
+        QCOMPARE(runs.passedOver().size(), size_t(1));
+        QVERIFY(QString::fromStdString(runs.passedOver().front()).contains(QStringLiteral("report.json")));
         json asAStudyAsksForIt = finished;
         asAStudyAsksForIt["train"]["device"] = "auto";
         QCOMPARE(runs.find(asAStudyAsksForIt).value_or(""), root + "/a/b/c/runs/x/seed-5");

@@ -93,6 +93,45 @@ private slots:
         QCOMPARE(parseJsonText(ok, "ok")["a"].size(), size_t(1));
     }
 
+    // Parsing is linear in the text (issue 30: the depth check in nlohmann's callback made 300,000
+    // empty objects take 12 s). A ratio of two runs' times, not an absolute time: 4x the objects
+    // must take well under 16x (quadratic) the time; the bar is a ratio under 6.
+    void parsingIsLinearInTheText()
+    {
+        const auto objects = [](int count) {
+            std::string text = "{\"train\": [";
+            for (int i = 0; i < count; ++i) {
+                text += i == 0 ? "{}" : ",{}";
+            }
+            return text + "]}";
+        };
+        const std::string small = objects(100000), large = objects(400000);
+        const auto seconds = [](const std::string& text) {
+            double best = 1e9;
+            for (int repeat = 0; repeat < 3; ++repeat) { // the best of three: another process may share the core
+                QElapsedTimer timer;
+                timer.start();
+                try {
+                    trainConfigFromJson(parseJsonText(text, "config"));
+                } catch (const InputError&) {
+                    // refused (train is not an array of settings): the time to refuse is what counts
+                }
+                best = std::min(best, timer.nsecsElapsed() * 1e-9);
+            }
+            return best;
+        };
+        const double ratio = seconds(large) / std::max(seconds(small), 1e-6);
+        QVERIFY2(ratio < 6, qPrintable(QStringLiteral("400k objects took %1x the time of 100k").arg(ratio)));
+        // A document of more values than the limit is refused before it is parsed.
+        std::string many = "[0";
+        many.reserve(size_t(2 * kMaxJsonValues + 16));
+        for (int64_t i = 0; i < kMaxJsonValues + 1; ++i) {
+            many += ",0";
+        }
+        many += "]";
+        QVERIFY(lbd::test::throwsInputError([&] { parseJsonText(many, "huge.json"); }, {"huge.json", "values"}));
+    }
+
     // fuzz_runfolder: {"epoch": 2.2e82} in metrics.jsonl reached get<int>(), a float-to-int
     // conversion out of range (undefined behaviour). Counts and epochs are read as integers only.
     void integersAreReadAsIntegersOnly()
