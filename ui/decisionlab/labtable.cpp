@@ -1,6 +1,7 @@
 #include "ui/decisionlab/labtable.h"
 
 #include "ui/decisionlab/labtext.h"
+#include "ui/widgets/fhraxes.h"
 
 #include <QHeaderView>
 
@@ -72,7 +73,7 @@ void DecisionLabTable::showReports(const lbd::EvaluationReport& base, const lbd:
         const lbd::FhrPoint& l = lab.fhrPoints[p];
         const lbd::FhrPoint& b = base.fhrPoints[p];
         const bool empty = l.split.tailImages == 0;
-        rows.push_back({tr("FHR, tail ratio %1 %").arg(int(l.ratio * 100 + 0.5)),
+        rows.push_back({tr("FHR, %1").arg(fhrPointShortName(l.split.headClasses, lab.classCount, l.ratio)),
                         tr("False Head Rate with the first %1 of %2 classes as head: tail images decided as head "
                            "(paper table point; %3 / %4 images for the chosen rule).")
                             .arg(l.split.headClasses)
@@ -83,7 +84,8 @@ void DecisionLabTable::showReports(const lbd::EvaluationReport& base, const lbd:
                         empty ? dash() : shortChange(l.split.rate, b.split.rate)});
     }
     rows.push_back({tr("FHR 3-point mean"),
-                    tr("Mean of the three FHR points above (tail ratio 25 / 50 / 75 %): what the paper's tables average."),
+                    tr("Mean of the three FHR points above (r = 0.25 / 0.5 / 0.75, the head being the first int(C r + 0.5) "
+                       "classes as in the published code): what the paper's tables average."),
                     percent(base.fhrPointsMean), percent(lab.fhrPointsMean), shortChange(lab.fhrPointsMean, base.fhrPointsMean)});
     rows.push_back({tr("FHR curve mean"), tr("Mean of FHR(k) over every head/tail split k = 1..C-1 (the whole curve)."),
                     percent(base.fhrCurveMean), percent(lab.fhrCurveMean), shortChange(lab.fhrCurveMean, base.fhrCurveMean)});

@@ -10,6 +10,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QStringList>
 
 namespace lbd::ui {
 namespace {
@@ -36,6 +37,18 @@ void setPaperPoints(QCPGraph* graph, const lbd::EvaluationReport& report)
         y << 100.0 * point.split.rate;
     }
     graph->setData(x, y, true);
+}
+
+// "paper points: head = first 3, 5, 8 of 10 classes (latest)": the markers' x is k/C of these heads.
+QString paperPointsLegend(const lbd::EvaluationReport& report)
+{
+    QStringList heads;
+    for (const lbd::FhrPoint& point : report.fhrPoints) {
+        heads << QString::number(point.split.headClasses);
+    }
+    return QObject::tr("paper points: head = first %1 of %2 classes (latest)")
+        .arg(heads.join(QStringLiteral(", ")))
+        .arg(report.classCount);
 }
 
 } // namespace
@@ -159,7 +172,7 @@ void TailRiskPage::rebuildCurves()
         setPaperPoints(points, m_reports.back().report);
         points->setLineStyle(QCPGraph::lsNone);
         points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.5), QBrush(Qt::yellow), 11));
-        points->setName(tr("paper points 25/50/75% (latest)"));
+        points->setName(paperPointsLegend(m_reports.back().report));
     }
     p->requestReplot();
 }
@@ -209,8 +222,8 @@ void TailRiskPage::rebuildComparison()
                 }
             }
         }
-        rows += QStringLiteral("<tr><td>%1%</td><td align=right>%2</td><td align=right>%3%</td><td align=right>%4 / %5</td></tr>")
-                    .arg(int(point.ratio * 100))
+        rows += QStringLiteral("<tr><td>%1</td><td align=right>%2</td><td align=right>%3%</td><td align=right>%4 / %5</td></tr>")
+                    .arg(fhrPointName(point.split.headClasses, latest.classCount, point.ratio).toHtmlEscaped())
                     .arg(argmaxCell)
                     .arg(100.0 * point.split.rate, 0, 'f', 1)
                     .arg(point.split.falseHeads)
@@ -218,9 +231,9 @@ void TailRiskPage::rebuildComparison()
     }
     m_summary->setText(
         tr("<p><b>Epoch %1, decision rule: %2.</b> Overall accuracy %3%, mean utility %4.</p>"
-           "<table cellspacing=6><tr><th>tail ratio</th><th>FHR argmax</th><th>FHR %2</th><th>false heads / tail images</th></tr>%5</table>"
+           "<table cellspacing=6><tr><th>paper point</th><th>FHR argmax</th><th>FHR %2</th><th>false heads / tail images</th></tr>%5</table>"
            "<p style='color:gray'>FHR(k) = share of test images of classes &ge; k decided as a class &lt; k. "
-           "Paper points: %6. A lower curve means fewer tail images lost to the head.</p>")
+           "Paper points (the yellow markers, at k/C of their heads): %6. A lower curve means fewer tail images lost to the head.</p>")
             .arg(m_reports.back().epoch)
             .arg(decisionRuleTitle(latest.rule))
             .arg(100.0 * latest.overall.accuracy, 0, 'f', 2)

@@ -3,6 +3,7 @@
 #include "ui/report/reportplots.h"
 #include "ui/runs/configdiff.h"
 #include "ui/runs/runtablemodel.h"
+#include "ui/widgets/fhraxes.h"
 
 #include "core/train/runfolder.h"
 #include "core/train/runsummary.h"
@@ -89,13 +90,20 @@ ReportTable accuracyTable(const json& evaluation)
 ReportTable fhrTable(const json& evaluation)
 {
     ReportTable table{QObject::tr("False Head Rate (tail images decided as a head class)"),
-                      {QObject::tr("Tail ratio"), QObject::tr("FHR"), QObject::tr("False heads / tail images")}, {}, {}};
+                      {QObject::tr("Paper point"), QObject::tr("FHR"), QObject::tr("False heads / tail images")}, {}, {}};
     const json& fhr = member(evaluation, "fhr");
+    const auto classes = numberAt(evaluation, "classes");
     if (const auto points = fhr.find("points"); points != fhr.end() && points->is_array()) {
         for (const json& point : *points) {
             const auto heads = numberAt(point, "false_heads");
             const auto tail = numberAt(point, "tail_images");
-            table.rows << QStringList{percentText(numberAt(point, "ratio")), percentText(numberAt(point, "rate")),
+            const auto headClasses = numberAt(point, "head_classes");
+            const auto ratio = numberAt(point, "ratio");
+            // Named by its head, as the Tail risk page does: "tail 25 %" read as a head of 3 of 10.
+            const QString name = headClasses && classes && ratio
+                                     ? fhrPointName(int64_t(*headClasses), int64_t(*classes), *ratio)
+                                     : percentText(ratio);
+            table.rows << QStringList{name, percentText(numberAt(point, "rate")),
                                       heads && tail ? QStringLiteral("%1 / %2").arg(*heads, 0, 'f', 0).arg(*tail, 0, 'f', 0)
                                                     : QStringLiteral("–")};
         }

