@@ -133,6 +133,36 @@ private slots:
         QCOMPARE(fhr->rows.first().first(), fhrPointName(1, 4, 0.25));
         QCOMPARE(fhr->rows.at(2).first(), fhrPointName(3, 4, 0.75));
     }
+
+    void galleryForgetsThePreviousRunWhenAnotherStarts()
+    {
+        MainWindow window;
+        window.setErrorReporter([](const QString& title, const QString& message) {
+            QFAIL(qPrintable(title + QStringLiteral(": ") + message));
+        });
+        GalleryPage* gallery = window.galleryPage();
+        QSignalSpy loaded(gallery, &GalleryPage::loaded);
+        QVERIFY(window.openRun(m_run));
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty(), 30000);
+        QVERIFY(gallery->hasRun());
+        QVERIFY(gallery->shownCount() > 0);
+
+        window.experimentPanel()->setConfig(test::tinyConfigOnTestDevice(2));
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        QVERIFY(window.startTraining());
+        // At once: no tile of the opened run, and the page says why it is empty.
+        QVERIFY(!gallery->hasRun());
+        QCOMPARE(gallery->shownCount(), 0);
+        auto* empty = gallery->findChild<QLabel*>(QStringLiteral("galleryEmptyState"));
+        QCOMPARE(qobject_cast<QStackedWidget*>(empty->parentWidget())->currentWidget(), empty);
+        QVERIFY2(empty->text().contains(QStringLiteral("This run has no evaluation yet")), qPrintable(empty->text()));
+
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(loaded.size() == 2, 30000); // the new run's test images, once it has them
+        QVERIFY(gallery->hasRun());
+        QCOMPARE(gallery->matchingCount(), 48);
+        QVERIFY(window.shownRun() != m_run);
+    }
 };
 
 QTEST_MAIN(TestNewUserPages)

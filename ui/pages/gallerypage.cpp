@@ -13,6 +13,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QImage>
 #include <QLabel>
@@ -163,13 +164,13 @@ GalleryPage::GalleryPage(QWidget* parent) : QWidget(parent)
     contentLayout->addWidget(m_status);
     contentLayout->addWidget(splitter, 1);
 
-    QLabel* empty = makeEmptyStateLabel(QStringLiteral("galleryEmptyState"),
-                                        tr("<h3>No run yet</h3><p>Train a run or open one (File &gt; Open run...). The gallery "
-                                           "shows its test images with the most disagreement between particles first.</p>"),
-                                        this);
+    m_empty = makeEmptyStateLabel(QStringLiteral("galleryEmptyState"),
+                                  tr("<h3>No run yet</h3><p>Train a run or open one (File &gt; Open run...). The gallery "
+                                     "shows its test images with the most disagreement between particles first.</p>"),
+                                  this);
 
     m_stack = new QStackedWidget(this);
-    m_stack->addWidget(empty);
+    m_stack->addWidget(m_empty);
     m_stack->addWidget(content);
 
     auto* layout = new QVBoxLayout(this);
@@ -188,10 +189,37 @@ void GalleryPage::showRun(const QString& directory)
     m_runLabel->setText(tr("Run: %1 (loading the test images and computing every image's uncertainty...)")
                             .arg(QDir::toNativeSeparators(directory)));
     showMessage({}, false);
+    if (!m_data) {
+        m_empty->setText(tr("<h3>Loading the run's test images…</h3>"));
+    }
     const std::string path = directory.toStdString();
     m_load.start([path] { return loadGallery(path); },
                  [this](std::shared_ptr<const GalleryData> data) { onLoaded(std::move(data)); },
                  [this](const QString& error) { onLoadFailed(error); });
+}
+
+void GalleryPage::beginRun(const RunContext& context)
+{
+    m_load.cancel(); // a load still running is for the run shown before
+    m_directory = context.runDirectory;
+    m_data.reset();
+    m_pendingCell = {-1, -1};
+    m_model->reset(nullptr, {}, sortKey());
+    setCellItem(-1, -1);
+    clearDetail();
+    updateStatus();
+    showMessage({}, false);
+    const QString name = QFileInfo(context.runDirectory).fileName();
+    m_runLabel->setText(tr("Run: %1").arg(QDir::toNativeSeparators(context.runDirectory)));
+    m_empty->setText(tr("<h3>This run has no evaluation yet</h3><p>The gallery shows the test images of %1 once the run "
+                        "has finished or been stopped: they come from the test probabilities it writes then.</p>")
+                         .arg(name.toHtmlEscaped()));
+    m_stack->setCurrentWidget(m_empty);
+}
+
+void GalleryPage::addEpoch(const lbd::EpochMetrics&)
+{
+    // Epochs carry reports, not per-image probabilities: the tiles wait for showRun().
 }
 
 void GalleryPage::onLoadFailed(const QString& error)
@@ -201,6 +229,7 @@ void GalleryPage::onLoadFailed(const QString& error)
     m_pendingCell = {-1, -1};
     m_model->reset(nullptr, {}, sortKey());
     m_stack->setCurrentIndex(0);
+    m_empty->setText(tr("<h3>No test images to show for this run</h3><p>The reason is above.</p>"));
     clearDetail();
     showMessage(tr("Cannot show this run in the gallery: %1").arg(error), true);
     emit failed(error);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ui/background/latestrequest.h"
+#include "ui/pages/runview.h"
 #include "ui/gallery/gallerydata.h"
 #include "ui/gallery/galleryfilter.h"
 
@@ -29,7 +30,7 @@ namespace lbd::ui {
 class ThrottledPlot;
 class GalleryModel;
 
-class GalleryPage final : public QWidget {
+class GalleryPage final : public QWidget, public RunView {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(GalleryPage)
 
@@ -43,6 +44,12 @@ public:
     // Loads the run's cached probabilities and test images (off the GUI thread); connected to
     // MainWindow::runShown.
     void showRun(const QString& directory);
+
+    // RunView: a run starts training (or another is opened). The previous run's tiles go at once:
+    // left on screen they would pass for the new run's. The page says the run has no evaluation
+    // yet until showRun() brings its test probabilities (written when it finishes or stops).
+    void beginRun(const RunContext& context) override;
+    void addEpoch(const lbd::EpochMetrics& metrics) override;
 
     void setSortKey(SortKey key);
     SortKey sortKey() const;
@@ -95,6 +102,7 @@ private:
     void setCellItem(int64_t trueClass, int64_t decidedClass);
 
     QStackedWidget* m_stack = nullptr;
+    QLabel* m_empty = nullptr;
     QComboBox* m_sort = nullptr;
     QComboBox* m_classFilter = nullptr;
     QComboBox* m_regionFilter = nullptr;
