@@ -163,6 +163,59 @@ private slots:
         QCOMPARE(gallery->matchingCount(), 48);
         QVERIFY(window.shownRun() != m_run);
     }
+
+    void exportWritesOnlyPlotsWithDataAndTheMatrixAsShapes()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        const QString before = m_dir.filePath(QStringLiteral("export-before"));
+        QVERIFY(QDir().mkpath(before));
+        // Before any run the run's plots are empty: not written, each named with the reason. (The
+        // panel's class-weight plot has data from the preset's counts and is written.)
+        const PlotExportSummary empty = exportPlotsTo(&window, before);
+        QVERIFY(empty.skipped.size() + empty.written.size() / plotExportSuffixes().size()
+                == window.findChildren<ThrottledPlot*>().size());
+        for (const char* plot : {"confusionMatrixPlot", "fhrCurvePlot", "classAccuracyPlot"}) {
+            const QString name = QString::fromLatin1(plot);
+            QVERIFY2(empty.text(before).contains(name + QStringLiteral(" (no data yet")), qPrintable(empty.text(before)));
+            QVERIFY(!QFileInfo::exists(QDir(before).filePath(name + QStringLiteral(".png"))));
+        }
+        QCOMPARE(QDir(before).entryList(QDir::Files).size(), empty.written.size());
+
+        QVERIFY(window.openRun(m_run));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString after = m_dir.filePath(QStringLiteral("export-after"));
+        QVERIFY(QDir().mkpath(after));
+        const PlotExportSummary summary = exportPlotsTo(&window, after);
+        QVERIFY(summary.failed.isEmpty());
+        QVERIFY(QFileInfo::exists(QDir(after).filePath(QStringLiteral("confusionMatrixPlot.pdf"))));
+        QVERIFY(QFileInfo::exists(QDir(after).filePath(QStringLiteral("fhrCurvePlot.png"))));
+        // Plots with nothing in them (the Gallery's distribution before a tile is clicked) are left out.
+        bool distributionSkipped = false;
+        for (const auto& [name, reason] : summary.skipped) {
+            distributionSkipped |= name == QStringLiteral("galleryDistributionPlot");
+            QVERIFY(!QFileInfo::exists(QDir(after).filePath(name + QStringLiteral(".png"))));
+        }
+        QVERIFY(distributionSkipped);
+
+        if (!plotSvgAvailable()) {
+            QSKIP("built without Qt Svg: no SVG to check");
+        }
+        // The matrix's cells are rectangles in the SVG, not a picture: at most the colour bar's
+        // gradient strip is an image (the map used to be a second one).
+        const QString svg = readText(QDir(after).filePath(QStringLiteral("confusionMatrixPlot.svg")));
+        QVERIFY(!svg.isEmpty());
+        QVERIFY2(svg.count(QStringLiteral("<image")) <= 1, qPrintable(QString::number(svg.count(QStringLiteral("<image")))));
+        int cells = 0;
+        for (const auto& row : m_report.confusion) {
+            for (int64_t n : row) {
+                cells += n > 0 ? 1 : 0;
+            }
+        }
+        QVERIFY2(svg.count(QStringLiteral("<rect")) >= cells,
+                 qPrintable(QStringLiteral("%1 rects for %2 cells").arg(svg.count(QStringLiteral("<rect"))).arg(cells)));
+    }
 };
 
 QTEST_MAIN(TestNewUserPages)

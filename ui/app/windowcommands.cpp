@@ -14,24 +14,72 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QSet>
 #include <QStatusBar>
 #include <QUrl>
 
 namespace lbd::ui {
 
+QString PlotExportSummary::text(const QString& directory) const
+{
+    const QString where = QDir::toNativeSeparators(directory);
+    QString result = written.size() == 1 ? QObject::tr("1 file written to %1").arg(where)
+                                         : QObject::tr("%1 files written to %2").arg(written.size()).arg(where);
+    if (!failed.isEmpty()) {
+        result += QObject::tr("; not written: %1").arg(failed.join(QStringLiteral("; ")));
+    }
+    if (!skipped.isEmpty()) {
+        QStringList names;
+        for (const auto& [name, reason] : skipped) {
+            names << QObject::tr("%1 (%2)").arg(name, reason);
+        }
+        result += QObject::tr(". Skipped, so as not to write empty axes: %1").arg(names.join(QStringLiteral(", ")));
+    }
+    return result + QLatin1Char('.');
+}
+
+PlotExportSummary exportPlotsTo(QWidget* root, const QString& directory)
+{
+    PlotExportSummary summary;
+    QSet<QString> used;
+    for (ThrottledPlot* plot : root->findChildren<ThrottledPlot*>()) {
+        const QString base = plot->objectName().isEmpty() ? QStringLiteral("plot") : plot->objectName();
+        if (const QString reason = plotSkipReason(plot); !reason.isEmpty()) {
+            summary.skipped.append({base, reason});
+            continue;
+        }
+        QString name = base;
+        for (int n = 2; used.contains(name); ++n) {
+            name = QStringLiteral("%1-%2").arg(base).arg(n);
+        }
+        used.insert(name);
+        for (const QString& suffix : plotExportSuffixes()) {
+            const QString path = QDir(directory).filePath(name + QLatin1Char('.') + suffix);
+            QString error;
+            if (exportPlot(plot, path, &error)) {
+                summary.written << path;
+            } else {
+                summary.failed << error;
+            }
+        }
+    }
+    return summary;
+}
+
 void exportPlots(QMainWindow* window)
 {
-    const QString dir = QFileDialog::getExistingDirectory(window, QObject::tr("Export every plot (PNG at 2x, PDF, SVG) into"));
+    const QString dir = QFileDialog::getExistingDirectory(
+        window, QObject::tr("Export every plot (%1) into").arg(plotExportSuffixes().join(QStringLiteral(", ")).toUpper()));
     if (dir.isEmpty()) {
         return;
     }
-    int written = 0;
-    for (ThrottledPlot* plot : window->findChildren<ThrottledPlot*>()) {
-        for (const QString& suffix : plotExportSuffixes()) {
-            written += exportPlot(plot, QDir(dir).filePath(plot->objectName() + QLatin1Char('.') + suffix)) ? 1 : 0;
-        }
+    const PlotExportSummary summary = exportPlotsTo(window, dir);
+    const QString text = summary.text(dir);
+    window->statusBar()->showMessage(text, 15000);
+    if (!summary.skipped.isEmpty() || !summary.failed.isEmpty()) {
+        // The status bar cuts a long list off: the whole of it, once, where it can be read.
+        QMessageBox::information(window, QObject::tr("Export every plot"), text);
     }
-    window->statusBar()->showMessage(QObject::tr("%1 files written to %2").arg(written).arg(dir), 8000);
 }
 
 QAction* runReportAction(QMainWindow* window, std::function<QString()> shownRun)

@@ -2,6 +2,8 @@
 // The main window's commands that need none of its state, only its widgets: exporting every
 // plot, choosing the runs folder, the Recent runs menu and reading dropped folders. Kept apart so
 // mainwindow.cpp stays about wiring runs to pages.
+#include <QList>
+#include <QPair>
 #include <QString>
 #include <QStringList>
 
@@ -16,7 +18,21 @@ class QWidget;
 
 namespace lbd::ui {
 
-// File > Export plots as PNG: every ThrottledPlot under `window` into a folder the user picks.
+// What exportPlotsTo wrote and what it left out (a plot's name and why).
+struct PlotExportSummary {
+    QStringList written;                       // file paths
+    QList<QPair<QString, QString>> skipped;    // plot name, reason
+    QStringList failed;                        // the error of each file that could not be written
+    // "6 files written to DIR. Skipped, so as not to write empty axes: fhrCurvePlot (no data yet ...), ...".
+    QString text(const QString& directory) const;
+};
+
+// Every ThrottledPlot under `root` that has data, in every format this build writes, into
+// `directory`; plots with nothing drawn in them are skipped with the reason (plotSkipReason), not
+// written as empty axes. Two plots of one name get -2, -3... rather than overwrite each other.
+PlotExportSummary exportPlotsTo(QWidget* root, const QString& directory);
+// File > Export every plot: exportPlotsTo a folder the user picks; the status bar says what was
+// written and a message box lists what was skipped and why.
 void exportPlots(QMainWindow* window);
 // File > Runs folder.
 void chooseRunsFolder(QMainWindow* window);

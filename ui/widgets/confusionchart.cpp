@@ -54,6 +54,51 @@ std::pair<int, int> regionSpan(const std::vector<lbd::Region>& regions, lbd::Reg
     return {first, last};
 }
 
+// The colour map that stays a drawing in vector exports. QCPColorMap paints its cells as one
+// bitmap, so an SVG or PDF of the matrix held a picture of it; with a vectorised painter (PDF and
+// SVG export, plotexport.h) each cell is a filled rectangle of its colour instead. On screen and in
+// PNGs the bitmap stays: it is faster and looks the same.
+class VectorColorMap final : public QCPColorMap {
+public:
+    using QCPColorMap::QCPColorMap;
+
+protected:
+    void draw(QCPPainter* painter) override
+    {
+        if (!painter->modes().testFlag(QCPPainter::pmVectorized)) {
+            QCPColorMap::draw(painter);
+            return;
+        }
+        QCPColorMapData& cells = *data(); // cell() is not const in QCustomPlot 2.1
+        if (cells.isEmpty() || !keyAxis() || !valueAxis()) {
+            return;
+        }
+        const int keys = cells.keySize();
+        const int values = cells.valueSize();
+        const double keyStep = keys > 1 ? cells.keyRange().size() / double(keys - 1) : 1.0;
+        const double valueStep = values > 1 ? cells.valueRange().size() / double(values - 1) : 1.0;
+        const bool logarithmic = dataScaleType() == QCPAxis::stLogarithmic;
+        QCPColorGradient colours = gradient();
+        painter->setAntialiasing(false); // antialiased edges leave hairline gaps between cells
+        painter->setPen(Qt::NoPen);
+        for (int k = 0; k < keys; ++k) {
+            for (int v = 0; v < values; ++v) {
+                const double value = cells.cell(k, v);
+                if (std::isnan(value)) {
+                    continue; // blank, as on screen
+                }
+                double key = 0;
+                double position = 0;
+                cells.cellToCoord(k, v, &key, &position);
+                const QPointF corner = coordsToPixels(key - keyStep / 2, position - valueStep / 2);
+                const QPointF opposite = coordsToPixels(key + keyStep / 2, position + valueStep / 2);
+                painter->setBrush(QColor::fromRgba(colours.color(value, dataRange(), logarithmic)));
+                painter->drawRect(QRectF(corner, opposite).normalized());
+            }
+        }
+    }
+};
+
 } // namespace
 
 ConfusionChart::ConfusionChart(ThrottledPlot* plot) : QObject(plot), m_plot(plot)
@@ -66,7 +111,7 @@ ConfusionChart::ConfusionChart(ThrottledPlot* plot) : QObject(plot), m_plot(plot
     for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
         axis->grid()->setVisible(false); // grid lines would cross the cells' centres
     }
-    m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+    m_map = new VectorColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
 

@@ -26,6 +26,9 @@ bool writeSvg(QCustomPlot* plot, const QString& path)
     if (!painter.begin(&generator)) {
         return false;
     }
+    // As savePdf does: plottables that paint a bitmap on screen (the confusion matrix) draw shapes.
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
     plot->toPainter(&painter, plot->width(), plot->height());
     return painter.end();
 }
@@ -53,6 +56,23 @@ bool plotSvgAvailable()
 #else
     return false;
 #endif
+}
+
+QString plotSkipReason(QCustomPlot* plot)
+{
+    for (int i = 0; i < plot->plottableCount(); ++i) {
+        QCPAbstractPlottable* plottable = plot->plottable(i);
+        if (!plottable->visible()) {
+            continue;
+        }
+        if (QCPPlottableInterface1D* series = plottable->interface1D(); series && series->dataCount() > 0) {
+            return {};
+        }
+        if (auto* map = qobject_cast<QCPColorMap*>(plottable); map && !map->data()->isEmpty()) {
+            return {};
+        }
+    }
+    return QObject::tr("no data yet (nothing has been drawn in it)");
 }
 
 QStringList plotExportSuffixes()
