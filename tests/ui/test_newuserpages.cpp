@@ -216,6 +216,58 @@ private slots:
         QVERIFY2(svg.count(QStringLiteral("<rect")) >= cells,
                  qPrintable(QStringLiteral("%1 rects for %2 cells").arg(svg.count(QStringLiteral("<rect"))).arg(cells)));
     }
+
+    void studiesStartQuickWithAnEstimate()
+    {
+        StudiesPage page;
+        StudySetupPanel* setup = page.setupPanel();
+        auto* device = setup->findChild<QComboBox*>(QStringLiteral("studyDevice"));
+        auto* quick = setup->findChild<QCheckBox*>(QStringLiteral("studyQuick"));
+        // Without a GPU the quick scale is the default; with one, the paper's full scale.
+        QCOMPARE(quick->isChecked(), device->count() == 1);
+        quick->setChecked(true);
+        device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+        QString error;
+        const auto quickStudy = setup->resolve(&error);
+        QVERIFY2(quickStudy, qPrintable(error));
+        auto* estimate = setup->findChild<QLabel*>(QStringLiteral("studyEstimate"));
+        const QString quickText = estimate->text();
+        QVERIFY2(quickText.startsWith(QStringLiteral("Estimated duration: about"))
+                     && quickText.contains(QStringLiteral("for %1 runs").arg(quickStudy->runs.size())),
+                 qPrintable(quickText));
+        quick->setChecked(false); // the full scale: longer, and said so before Start
+        const QString fullText = estimate->text();
+        QVERIFY2(fullText.startsWith(QStringLiteral("Estimated duration")) && fullText != quickText, qPrintable(fullText));
+    }
+
+    void studiesShowAHalfRunFolderBeforeStart()
+    {
+        QString folder;
+        lbd::ResolvedStudy study;
+        {
+            StudiesPage first; // the session that ran part of the study
+            QString error;
+            const auto chosen = first.setupPanel()->resolve(&error);
+            QVERIFY2(chosen, qPrintable(error));
+            study = *chosen;
+            folder = first.setupPanel()->folderFor(study);
+            QVERIFY(!lbd::isStudyFolder(folder.toStdString()));
+            QCOMPARE(first.runModel()->rowCount(), int(study.runs.size())); // what Start would run, pending
+            QCOMPARE(first.runModel()->count(lbd::StudyRunState::Pending), int(study.runs.size()));
+        }
+        lbd::prepareStudyFolder(study, folder.toStdString());
+        // One run finished before the restart (a finished run folder stands in for it).
+        QVERIFY(copyFolder(m_run, QDir(folder).filePath(QString::fromStdString(study.runs.front().directory))));
+
+        StudiesPage page; // after the restart, nothing pressed
+        QCOMPARE(page.studyFolder(), folder);
+        QCOMPARE(page.runModel()->rowCount(), int(study.runs.size()));
+        QCOMPARE(page.runModel()->state(0), lbd::StudyRunState::Finished);
+        QCOMPARE(page.runModel()->count(lbd::StudyRunState::Finished), 1);
+        QVERIFY2(page.lastMessage().contains(QStringLiteral("holds this study")), qPrintable(page.lastMessage()));
+        QVERIFY(page.setupPanel()->continueButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(page.summaryModel()->rowCount() == int(study.cells.size()), 30000);
+    }
 };
 
 QTEST_MAIN(TestNewUserPages)

@@ -95,8 +95,10 @@ StudiesPage::StudiesPage(QWidget* parent) : QWidget(parent)
     connect(m_setup, &StudySetupPanel::continueRequested, this, &StudiesPage::continueStudy);
     connect(m_setup, &StudySetupPanel::openFolderRequested, this, &StudiesPage::openStudyFolder);
     connect(m_setup, &StudySetupPanel::message, this, &StudiesPage::showMessage);
+    connect(m_setup, &StudySetupPanel::choiceChanged, this, &StudiesPage::showChosenStudy);
     connect(m_plots, &StudyPlots::message, this, &StudiesPage::showMessage);
     connect(m_controller, &StudyController::activeChanged, this, &StudiesPage::updateButtons);
+    connect(m_controller, &StudyController::activeChanged, this, &StudiesPage::runningChanged);
     connect(m_controller, &StudyController::progress, this, &StudiesPage::onProgress);
     connect(m_controller, &StudyController::message, this, [this](const QString& text) { showMessage(text, false); });
     connect(m_controller, &StudyController::finished, this, &StudiesPage::onFinished);
@@ -111,9 +113,37 @@ StudiesPage::StudiesPage(QWidget* parent) : QWidget(parent)
         }
     });
     updateButtons();
+    showChosenStudy(); // after a restart: what the folder holds, before anyone presses Start
 }
 
 StudiesPage::~StudiesPage() = default;
+
+void StudiesPage::showChosenStudy()
+{
+    if (m_controller->isActive()) {
+        return;
+    }
+    QString error;
+    const std::optional<lbd::ResolvedStudy> study = m_setup->resolve(&error);
+    if (!study) {
+        return; // the panel's header says why
+    }
+    const QString directory = m_setup->folderFor(*study);
+    if (lbd::isStudyFolder(directory.toStdString())) {
+        try {
+            // The folder's own settings (its seeds may differ from the panel's): what is on disk.
+            showStudy(lbd::openStudyFolder(directory.toStdString()), directory);
+            showMessage(tr("%1 holds this study from before: its runs and table are shown. Start or Continue trains "
+                           "the runs that are missing or stopped.")
+                            .arg(QDir::toNativeSeparators(directory)),
+                        false);
+            return;
+        } catch (const std::exception& e) {
+            showMessage(tr("Could not read the study folder %1: %2").arg(directory, QString::fromUtf8(e.what())), true);
+        }
+    }
+    showStudy(*study, directory);
+}
 
 QWidget* StudiesPage::buildResults()
 {

@@ -60,6 +60,8 @@ public:
 signals:
     // A finished or stopped run of the study to show on every page.
     void openRequested(const QString& directory);
+    // A pass started or ended (the main window allows one training at a time).
+    void runningChanged(bool running);
     void studyFinished();
     void summaryRefreshed();
 
@@ -67,6 +69,10 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    // The panel's choice as it stands: its folder's runs and table when a study folder is there
+    // already (a pass of an earlier session, finished or not), else its runs as pending. Nothing
+    // while a pass runs: the grid shows that pass.
+    void showChosenStudy();
     bool runPass(const lbd::ResolvedStudy& study, const QString& directory);
     void showStudy(const lbd::ResolvedStudy& study, const QString& directory);
     void showSummary(const lbd::StudySummary& summary);

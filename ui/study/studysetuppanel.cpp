@@ -1,8 +1,11 @@
 #include "ui/study/studysetuppanel.h"
 
 #include "core/study/studyfolder.h"
-#include "ui/training/visiblegpus.h"
+#include "core/train/configjson.h"
 #include "ui/app/appsettings.h"
+#include "ui/panels/datasetcatalog.h"
+#include "ui/panels/durationestimate.h"
+#include "ui/training/visiblegpus.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,6 +20,8 @@
 #include <QRegularExpressionValidator>
 #include <QSignalBlocker>
 #include <QSpinBox>
+
+#include <numeric>
 
 namespace lbd::ui {
 namespace {
@@ -53,8 +58,14 @@ StudySetupPanel::StudySetupPanel(QWidget* parent) : QWidget(parent)
                                 "Continue then trains what is missing."));
     m_quick = new QCheckBox(tr("Quick scale"), this);
     m_quick->setObjectName(QStringLiteral("studyQuick"));
-    m_quick->setToolTip(tr("Run the study's quick scale (a small preset and fewer seeds: minutes on a CPU) instead "
-                           "of the paper's full scale. The two go to different folders."));
+    m_estimate = new QLabel(this);
+    m_estimate->setObjectName(QStringLiteral("studyEstimate"));
+    m_estimate->setWordWrap(true);
+    m_estimate->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_estimate->setToolTip(tr("Every run's epochs x training images / a training speed: the one the last run here with "
+                              "the same device, model and batch recorded, else a reference figure of a 2-core CPU. "
+                              "Evaluations are not counted; the grid's ETA column shows the measured time once the "
+                              "runs train."));
     m_seeds = new QLineEdit(this);
     m_seeds->setObjectName(QStringLiteral("studySeeds"));
     m_seeds->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9, ]*")), m_seeds));
@@ -88,14 +99,26 @@ StudySetupPanel::StudySetupPanel(QWidget* parent) : QWidget(parent)
     buildLayout();
     fillStudies();
     fillDevices();
+    // The full scale trains the paper's recipes (hours to days on a CPU): without a GPU the quick
+    // scale is where a first study should start.
+    m_quickWanted = m_device->count() == 1;
+    matchQuickToStudy();
 
     // Another study or scale chosen by hand no longer runs in an opened study's folder.
-    const auto choiceChanged = [this] {
+    connect(m_study, &QComboBox::currentIndexChanged, this, [this] {
+        m_openedFolder.clear();
+        matchQuickToStudy();
+        updateInfo();
+        emit choiceChanged();
+    });
+    connect(m_quick, &QCheckBox::toggled, this, [this](bool on) {
+        m_quickWanted = on;
         m_openedFolder.clear();
         updateInfo();
-    };
-    connect(m_study, &QComboBox::currentIndexChanged, this, choiceChanged);
-    connect(m_quick, &QCheckBox::toggled, this, choiceChanged);
+        emit choiceChanged();
+    });
+    connect(m_seeds, &QLineEdit::textChanged, this, &StudySetupPanel::updateInfo);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &StudySetupPanel::updateEstimate);
     connect(m_openFile, &QPushButton::clicked, this, &StudySetupPanel::chooseStudyFile);
     connect(m_openFolder, &QPushButton::clicked, this, &StudySetupPanel::chooseStudyFolder);
     connect(m_chooseFolder, &QPushButton::clicked, this, &StudySetupPanel::chooseTargetFolder);
@@ -128,6 +151,7 @@ void StudySetupPanel::buildLayout()
     optionRow->addWidget(m_device, 1);
     grid->addWidget(new QLabel(tr("Scale"), this), 2, 0);
     grid->addLayout(optionRow, 2, 1, 1, 3);
+    grid->addWidget(m_estimate, 3, 1, 1, 3);
     auto* folderRow = new QHBoxLayout;
     folderRow->addWidget(m_folder, 1);
     folderRow->addWidget(m_chooseFolder);
@@ -135,8 +159,8 @@ void StudySetupPanel::buildLayout()
     folderRow->addWidget(m_start);
     folderRow->addWidget(m_stop);
     folderRow->addWidget(m_continue);
-    grid->addWidget(new QLabel(tr("Folder"), this), 3, 0);
-    grid->addLayout(folderRow, 3, 1, 1, 3);
+    grid->addWidget(new QLabel(tr("Folder"), this), 4, 0);
+    grid->addLayout(folderRow, 4, 1, 1, 3);
     grid->setColumnStretch(1, 1);
 }
 
@@ -206,7 +230,10 @@ void StudySetupPanel::showOpenedStudy(const lbd::ResolvedStudy& study, const QSt
         } else if (!addStudyFile(QString::fromStdString(lbd::studySpecPath(folder.toStdString())), &error)) {
             emit message(error, true);
         }
+        matchQuickToStudy();
         m_quick->setChecked(study.options.quick);
+        m_quickWanted = study.options.quick;
+        const QSignalBlocker blockSeeds(m_seeds);
         m_seeds->setText(seedsText(study.options.seeds)); // empty: the study's own, as when it started
     }
     m_openedFolder = QDir::cleanPath(folder);
@@ -222,6 +249,25 @@ void StudySetupPanel::setFolderOverride(const QString& folder)
     m_folderOverride = folder.isEmpty() ? QString() : QDir::cleanPath(folder);
     m_openedFolder.clear(); // a folder chosen by hand wins over the opened study's
     updateInfo();
+    emit choiceChanged();
+}
+
+void StudySetupPanel::matchQuickToStudy()
+{
+    m_hasQuick = true;
+    try {
+        m_hasQuick = m_study->currentIndex() >= 0
+                     && lbd::findStudySpec(m_study->currentData().toString().toStdString()).quick.has_value();
+    } catch (const std::exception&) {
+        // An unreadable study.json: resolve() names the problem in the header; the box stays as it is.
+    }
+    const QSignalBlocker block(m_quick);
+    m_quick->setChecked(m_hasQuick && m_quickWanted);
+    m_quick->setEnabled(m_hasQuick && !m_running);
+    const QString about = tr("Run the study's quick scale (a small preset and fewer seeds: minutes on a CPU) instead of "
+                             "the paper's full scale. The two go to different folders. On by default on a machine "
+                             "without a GPU.");
+    m_quick->setToolTip(m_hasQuick ? about : about + tr("\n\nThis study has no quick scale: it runs at full scale."));
 }
 
 std::optional<std::vector<int64_t>> StudySetupPanel::parseSeeds(const QString& text)
@@ -284,10 +330,12 @@ lbd::StudyRunnerOptions StudySetupPanel::runnerOptions() const
 
 void StudySetupPanel::setRunState(bool running, bool stopping, bool canContinue)
 {
-    for (QWidget* widget : std::initializer_list<QWidget*>{m_study, m_openFile, m_openFolder, m_quick, m_seeds,
-                                                           m_parallel, m_device, m_chooseFolder}) {
+    m_running = running;
+    for (QWidget* widget : std::initializer_list<QWidget*>{m_study, m_openFile, m_openFolder, m_seeds, m_parallel,
+                                                           m_device, m_chooseFolder}) {
         widget->setEnabled(!running);
     }
+    m_quick->setEnabled(!running && m_hasQuick);
     m_start->setEnabled(!running);
     m_stop->setEnabled(running && !stopping);
     m_stop->setText(stopping ? tr("Stopping…") : tr("Stop"));
@@ -305,6 +353,7 @@ void StudySetupPanel::updateInfo()
     const std::optional<lbd::ResolvedStudy> study = resolve(&error);
     if (!study) {
         m_info->setText(error);
+        updateEstimate();
         return;
     }
     const lbd::StudySpec& spec = study->spec;
@@ -315,6 +364,73 @@ void StudySetupPanel::updateInfo()
                         .arg(study->runs.size()));
     m_seeds->setPlaceholderText(seedsText(study->seeds));
     showFolder(folderFor(*study));
+    updateEstimate();
+}
+
+void StudySetupPanel::updateEstimate()
+{
+    const QString text = estimateText();
+    m_estimate->setText(text);
+    m_estimate->setVisible(!text.isEmpty());
+}
+
+QString StudySetupPanel::estimateText() const
+{
+    QString error;
+    const std::optional<lbd::ResolvedStudy> study = resolve(&error);
+    if (!study || study->runs.empty()) {
+        return {};
+    }
+    const std::string device = m_device->currentData().toString().toStdString();
+    std::vector<int> runsOfCell(study->cells.size(), 0);
+    for (const lbd::StudyRunRef& run : study->runs) {
+        ++runsOfCell[size_t(run.cell)];
+    }
+    double seconds = 0;
+    int known = 0;
+    int unknown = 0;
+    bool recorded = false;
+    bool reference = false;
+    for (size_t cell = 0; cell < study->cells.size(); ++cell) {
+        if (runsOfCell[cell] == 0) {
+            continue;
+        }
+        try {
+            // Every seed of a cell trains the same config: one estimate per cell.
+            lbd::TrainConfig config = lbd::trainConfigFromJson(study->cells[cell].config, study->cells[cell].id);
+            config.train.device = device; // where the page will train it, not the preset's device
+            const std::vector<int64_t> counts = datasetPreview(config.data).trainCounts;
+            const DurationEstimate estimate =
+                DurationEstimator::estimate(config, std::accumulate(counts.begin(), counts.end(), int64_t(0)));
+            if (estimate.seconds < 0) {
+                unknown += runsOfCell[cell];
+                continue;
+            }
+            seconds += estimate.seconds * runsOfCell[cell];
+            known += runsOfCell[cell];
+            (estimate.recorded ? recorded : reference) = true;
+        } catch (const std::exception&) {
+            unknown += runsOfCell[cell]; // resolve() checked the config; a preview that fails has no count
+        }
+    }
+    const QString where = QString::fromStdString(device);
+    if (known == 0) {
+        return tr("Estimated duration: unknown (no training speed recorded on %1 yet, or a data set that must be "
+                  "read first); the grid's ETA column shows it once the runs train.")
+            .arg(where);
+    }
+    const QString basis = recorded && reference ? tr("speeds recorded here and a reference speed of a 2-core CPU")
+                          : recorded             ? tr("the speed recorded by the last such run on %1").arg(where)
+                                                 : tr("a reference speed of a 2-core CPU; yours may differ");
+    QString text = tr("Estimated duration: about %1 of training for %2 runs, one at a time (%3; evaluations add to "
+                      "it, and runs already finished in the folder are skipped).")
+                       .arg(DurationEstimator::formatDuration(seconds))
+                       .arg(known)
+                       .arg(basis);
+    if (unknown > 0) {
+        text += tr(" %1 more runs: unknown (no speed recorded on %2 yet).").arg(unknown).arg(where);
+    }
+    return text;
 }
 
 void StudySetupPanel::chooseStudyFile()

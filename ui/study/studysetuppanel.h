@@ -3,6 +3,8 @@
 // study.json), its scale (quick or full), the seeds, how many runs train at once and where, the
 // study folder, and Start / Stop / Continue. It resolves the choice with core's resolveStudy
 // (the same expansion `lbd study` does) and asks the page to act; it runs nothing itself.
+// Without a GPU it starts on the quick scale (the full scale is hours to days on a CPU), and it
+// shows the chosen scale's estimated training time before Start (durationestimate.h per run).
 #include <QString>
 #include <QWidget>
 
@@ -51,6 +53,10 @@ public:
     // Start runs, until the study or the scale is changed by hand.
     void showOpenedStudy(const lbd::ResolvedStudy& study, const QString& folder);
 
+    // "Estimated duration: about 4 min of training for 6 runs, one at a time (...)"; empty when
+    // the choice is invalid.
+    QString estimateText() const;
+
     // Which buttons apply: a pass running (Stop), stopping, a folder to continue.
     void setRunState(bool running, bool stopping, bool canContinue);
     void showFolder(const QString& folder);
@@ -67,12 +73,18 @@ signals:
     void continueRequested();
     void openFolderRequested(const QString& folder);
     void message(const QString& text, bool error);
+    // The study, the scale or the folder was changed by hand (not by showOpenedStudy): where Start
+    // would run is another folder now.
+    void choiceChanged();
 
 private:
     void buildLayout();
     void fillStudies();
     void fillDevices();
     void updateInfo();
+    void updateEstimate();
+    // A study without a quick scale can only run at full scale: the box is unticked and greyed.
+    void matchQuickToStudy();
     void chooseStudyFile();
     void chooseStudyFolder();
     void chooseTargetFolder();
@@ -82,6 +94,10 @@ private:
     QPushButton* m_openFile = nullptr;
     QPushButton* m_openFolder = nullptr;
     QCheckBox* m_quick = nullptr;
+    bool m_quickWanted = false; // the user's choice (default: no GPU), kept over studies without a quick scale
+    bool m_hasQuick = true;     // the selected study has a quick scale
+    bool m_running = false;
+    QLabel* m_estimate = nullptr;
     QLineEdit* m_seeds = nullptr;
     QSpinBox* m_parallel = nullptr;
     QComboBox* m_device = nullptr;
