@@ -268,6 +268,43 @@ private slots:
         QVERIFY(page.setupPanel()->continueButton()->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(page.summaryModel()->rowCount() == int(study.cells.size()), 30000);
     }
+
+    void qtReadsADamagedProfileQuietly()
+    {
+        // A PNG Qt wrote, with an iCCP chunk whose profile is cut short inserted after IHDR.
+        QImage image(3, 2, QImage::Format_RGB32);
+        image.fill(QColor(10, 120, 230));
+        QByteArray png;
+        {
+            QBuffer buffer(&png);
+            QVERIFY(buffer.open(QIODevice::WriteOnly) && image.save(&buffer, "PNG"));
+        }
+        const char iccp[] = "\x00\x00\x00\x14\x69\x43\x43\x50\x62\x61\x64\x00\x00\x78\x9c\x63"
+                            "\x60\x50\xe7\x67\x18\x26\x00\x00\x2b\x59\x00\x37\x05\xe0\xf2\x24";
+        png.insert(8 + 25, QByteArray(iccp, 32));
+        const QString path = m_dir.filePath(QStringLiteral("damaged-profile.png"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly) && file.write(png) == png.size());
+        file.close();
+
+        g_messages.clear();
+        const QtMessageHandler previous = qInstallMessageHandler(collect);
+        QImage plain;
+        const bool plainRead = plain.load(path); // as Classify read thumbnails before
+        const QStringList plainMessages = g_messages;
+        g_messages.clear();
+        const QImage quiet = readImageQuietly(path, {});
+        const QImage quietBytes = readImageQuietly(QStringLiteral("pasted"), png);
+        const QStringList quietMessages = g_messages;
+        qInstallMessageHandler(previous);
+
+        QVERIFY(plainRead);
+        QVERIFY2(plainMessages.join(QLatin1Char('\n')).contains(QStringLiteral("libpng warning")),
+                 qPrintable(plainMessages.join(QLatin1Char('\n')))); // the damage is real
+        QVERIFY2(quietMessages.isEmpty(), qPrintable(quietMessages.join(QLatin1Char('\n'))));
+        QCOMPARE(quiet.pixel(1, 1), image.pixel(1, 1));
+        QCOMPARE(quietBytes.size(), image.size());
+    }
 };
 
 QTEST_MAIN(TestNewUserPages)

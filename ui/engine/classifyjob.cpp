@@ -1,6 +1,9 @@
 #include "ui/engine/classifyjob.h"
 
 #include "core/infer/predictor.h"
+#include "datasets/common/pngchunks.h"
+
+#include <QFile>
 
 #include <exception>
 #include <vector>
@@ -12,6 +15,23 @@ QImage thumbnailOf(const QImage& image)
     return image.width() > kThumbnailSide || image.height() > kThumbnailSide
                ? image.scaled(kThumbnailSide, kThumbnailSide, Qt::KeepAspectRatio, Qt::SmoothTransformation)
                : image;
+}
+
+QImage readImageQuietly(const QString& path, const QByteArray& encoded)
+{
+    QByteArray bytes = encoded;
+    if (bytes.isEmpty()) {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly)) {
+            return {};
+        }
+        bytes = file.readAll();
+    }
+    const std::vector<uint8_t> clean =
+        lbd::withoutAncillaryPngChunks(reinterpret_cast<const uint8_t*>(bytes.constData()), size_t(bytes.size()));
+    QImage image;
+    image.loadFromData(clean.data(), int(clean.size()));
+    return image;
 }
 
 ClassifyResult runClassifyJob(const ClassifyJob& job)
@@ -35,8 +55,7 @@ ClassifyResult runClassifyJob(const ClassifyJob& job)
         }
         result.ok = true;
         if (job.needThumbnail) {
-            QImage image;
-            if (job.encoded.isEmpty() ? image.load(job.source) : image.loadFromData(job.encoded)) {
+            if (const QImage image = readImageQuietly(job.source, job.encoded); !image.isNull()) {
                 result.thumbnail = thumbnailOf(image);
             }
         }

@@ -44,6 +44,9 @@ struct ClassifyResult {
 // The largest side of a list thumbnail.
 inline constexpr int kThumbnailSide = 320;
 QImage thumbnailOf(const QImage& image);
+// The image of a file (`encoded` empty) or of encoded bytes, read by Qt without the PNG chunks
+// whose damage libpng reports on stderr (datasets/common/pngchunks.h); null when unreadable.
+QImage readImageQuietly(const QString& path, const QByteArray& encoded);
 
 // Never throws: a failure (an unreadable file, a refused setting) is ClassifyResult::error.
 ClassifyResult runClassifyJob(const ClassifyJob& job);
