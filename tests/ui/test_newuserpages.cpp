@@ -305,6 +305,42 @@ private slots:
         QCOMPARE(quiet.pixel(1, 1), image.pixel(1, 1));
         QCOMPARE(quietBytes.size(), image.size());
     }
+
+    void theGuideStartsWithTheFirstHourAndFitsItsWindow()
+    {
+        const QString path = UserGuide::path();
+        QVERIFY(!path.isEmpty());
+        const QString markdown = readText(path);
+        // The first section a reader meets is the first hour, not the screenshot command.
+        const qsizetype first = markdown.indexOf(QStringLiteral("\n## "));
+        QVERIFY2(markdown.mid(first + 1).startsWith(QStringLiteral("## Your first hour")), qPrintable(markdown.mid(first, 80)));
+        QVERIFY(markdown.indexOf(QStringLiteral("--screenshot ")) > markdown.indexOf(QStringLiteral("## Your first hour")));
+
+        QWidget parent;
+        QVERIFY(UserGuide::show(&parent));
+        auto* guide = parent.findChild<QDialog*>(QStringLiteral("userGuide"));
+        QVERIFY(guide);
+        auto* text = guide->findChild<QTextBrowser*>(QStringLiteral("userGuideText"));
+        QVERIFY(text);
+        for (const int width : {900, 600}) {
+            guide->resize(width, 600);
+            QCoreApplication::processEvents();
+            int images = 0;
+            for (QTextBlock block = text->document()->begin(); block.isValid(); block = block.next()) {
+                for (auto it = block.begin(); !it.atEnd(); ++it) {
+                    if (it.fragment().charFormat().isImageFormat()) {
+                        ++images;
+                        const double drawn = it.fragment().charFormat().toImageFormat().width();
+                        QVERIFY2(drawn > 0 && drawn <= text->viewport()->width(),
+                                 qPrintable(QStringLiteral("%1 px wide in a %2 px window").arg(drawn).arg(text->viewport()->width())));
+                    }
+                }
+            }
+            QVERIFY(images >= 10); // every page's picture
+            QCOMPARE(text->horizontalScrollBar()->maximum(), 0); // nothing runs off to the right
+        }
+        guide->close();
+    }
 };
 
 QTEST_MAIN(TestNewUserPages)
