@@ -11,6 +11,7 @@
 #include "core/train/trainer.h"
 
 #include "ui/app/mainwindow.h"
+#include "ui/pages/classifypage.h"
 #include "ui/pages/confusionpage.h"
 #include "ui/widgets/confusionchart.h"
 #include "ui/pages/decisionlabpage.h"
@@ -181,6 +182,7 @@ private slots:
         QVERIFY(document->setMatrix(lbd::UtilityMatrix::tailSensitive(10, 2)));
         DecisionLabPage* lab = window.decisionLabPage();
         QSignalSpy evaluated(lab, &DecisionLabPage::evaluated);
+        QSignalSpy predictor(window.classifyPage(), &ClassifyPage::predictorLoaded);
 
         QVERIFY(window.openRun(m_run));
 
@@ -204,6 +206,14 @@ private slots:
         QVERIFY(stack != nullptr);
         QVERIFY(stack->currentWidget() != empty);
         QVERIFY2(lab->message().isEmpty(), qPrintable(lab->message()));
+
+        // Classify decides with the shared matrix, now the run's 10 classes.
+        QTRY_VERIFY_WITH_TIMEOUT(!predictor.isEmpty(), 60000);
+        QVERIFY(predictor.front().at(0).toBool());
+        QVERIFY(window.classifyPage()->usesDocumentMatrix());
+        const QString status = window.classifyPage()->statusText();
+        QVERIFY2(status.contains(QStringLiteral("10 classes")) && !status.contains(QStringLiteral("another data set")),
+                 qPrintable(status));
 
         // The user's Fashion-MNIST matrix is kept aside, said on the lab and the Utility page, and
         // comes back with its classes.
