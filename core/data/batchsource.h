@@ -16,16 +16,23 @@ struct Batch {
     torch::Tensor images; // float [B, C, S, S], normalised, on the device
     torch::Tensor labels; // int64 [B] on the device
     int64_t index = 0;    // batch number within the epoch
+    // Data-parallel: the images of the whole batch over every rank (labels.size(0) otherwise).
+    int64_t globalSize = 0;
+    // The configured batch size, the shape a captured CUDA graph replays (epochorder.h
+    // planEpochBatches); false for the remainder, which is trained eagerly.
+    bool fixedShape = true;
 };
 
 struct BatchOptions {
     int64_t batchSize = 128;
     bool shuffle = true;   // false for evaluation (file order)
     bool augment = true;   // false for evaluation
-    bool dropLast = false; // true keeps every batch the same shape (CUDA graphs)
-    // Training: a last batch of a single image is left out of the epoch (batch norm cannot take
-    // statistics over one image; the shuffled order draws that image in other epochs).
-    bool dropSingleImageBatch = false;
+    // Leaves the remainder out, every batch the same shape (benchmarks only: training sees every
+    // image, epochorder.h planEpochBatches).
+    bool dropLast = false;
+    // Training: a remainder that would leave some rank fewer than 2 images (batch norm cannot take
+    // statistics over one image) joins the batch before it instead of being dropped.
+    bool mergeSmallRemainder = false;
     uint64_t seed = 0;
     // Data-parallel training: this process is rank `shardIndex` of `shardCount` and takes its
     // share of every batch (epochorder.h shardOfBatch); the union over ranks is the batch one

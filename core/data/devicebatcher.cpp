@@ -1,7 +1,5 @@
 #include "core/data/devicebatcher.h"
 
-#include "core/data/epochorder.h"
-
 namespace lbd {
 
 DeviceBatcher::DeviceBatcher(const DataSplit& split, const torch::Device& device, const AugmentSpec& augment,
@@ -12,7 +10,8 @@ DeviceBatcher::DeviceBatcher(const DataSplit& split, const torch::Device& device
       m_augment(augment),
       m_normalization(normalization),
       m_options(options),
-      m_size(split.size())
+      m_size(split.size()),
+      m_plan(planEpochBatches(m_size, options))
 {
     startEpoch(1);
 }
@@ -26,7 +25,7 @@ void DeviceBatcher::startEpoch(int64_t epoch)
 
 int64_t DeviceBatcher::batchesPerEpoch() const
 {
-    return batchCount(m_size, m_options);
+    return static_cast<int64_t>(m_plan.size());
 }
 
 bool DeviceBatcher::next(Batch& batch)
@@ -34,8 +33,9 @@ bool DeviceBatcher::next(Batch& batch)
     if (m_nextBatch >= batchesPerEpoch()) {
         return false;
     }
-    const int64_t start = m_nextBatch * m_options.batchSize;
-    const int64_t count = std::min(m_options.batchSize, m_size - start);
+    const PlannedBatch& planned = m_plan[static_cast<size_t>(m_nextBatch)];
+    const int64_t start = planned.start;
+    const int64_t count = planned.count;
     const ShardRange shard = shardOfBatch(count, m_options);
     const auto rows = m_order.narrow(0, start + shard.offset, shard.count);
     const auto images = m_images.index_select(0, rows);
@@ -46,6 +46,8 @@ bool DeviceBatcher::next(Batch& batch)
     batch.images = augment ? augmentBatch(images, params, m_augment, m_normalization)
                            : preprocessBatch(images, m_augment.outputSize, m_normalization);
     batch.labels = m_labels.index_select(0, rows);
+    batch.globalSize = count;
+    batch.fixedShape = planned.fixedShape;
     batch.index = m_nextBatch++;
     return true;
 }

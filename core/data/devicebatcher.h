@@ -2,6 +2,9 @@
 // Batches from a data set held on the device as uint8 (a 15k-image Fashion-MNIST-LT set is
 // 12 MB): one index_select and one augmentation kernel chain per batch, no host round trips.
 #include "core/data/batchsource.h"
+#include "core/data/epochorder.h"
+
+#include <vector>
 
 namespace lbd {
 
@@ -23,6 +26,7 @@ private:
     Normalization m_normalization;
     BatchOptions m_options;
     int64_t m_size = 0;
+    std::vector<PlannedBatch> m_plan; // the same every epoch
     torch::Tensor m_order; // this epoch's permutation, on the device
     Rng m_rng{0};
     int64_t m_nextBatch = 0;

@@ -1,6 +1,5 @@
 #include "core/data/streamingbatcher.h"
 
-#include "core/data/epochorder.h"
 #include "core/data/imagedecoder.h"
 
 namespace lbd {
@@ -16,7 +15,8 @@ StreamingBatcher::StreamingBatcher(const DataSplit& split, const ImageFormat& fo
       m_normalization(normalization),
       m_options(options),
       m_threads(threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
-      m_prefetch(std::max(1, prefetchBatches))
+      m_prefetch(std::max(1, prefetchBatches)),
+      m_plan(planEpochBatches(static_cast<int64_t>(split.files.size()), options))
 {
     startEpoch(1);
 }
@@ -57,7 +57,7 @@ void StreamingBatcher::startEpoch(int64_t epoch)
 
 int64_t StreamingBatcher::batchesPerEpoch() const
 {
-    return batchCount(size(), m_options);
+    return static_cast<int64_t>(m_plan.size());
 }
 
 void StreamingBatcher::workerLoop()
@@ -74,8 +74,9 @@ void StreamingBatcher::workerLoop()
             }
             batchIndex = m_nextToDecode++;
         }
-        const int64_t start = batchIndex * m_options.batchSize;
-        const ShardRange shard = shardOfBatch(std::min(m_options.batchSize, size() - start), m_options);
+        const PlannedBatch& planned = m_plan[static_cast<size_t>(batchIndex)];
+        const int64_t start = planned.start;
+        const ShardRange shard = shardOfBatch(planned.count, m_options);
         std::vector<std::string> paths;
         for (int64_t i = shard.offset; i < shard.offset + shard.count; ++i) {
             paths.push_back(m_files[static_cast<size_t>(m_order[static_cast<size_t>(start + i)])]);
@@ -114,8 +115,9 @@ bool StreamingBatcher::next(Batch& batch)
         images = m_ready[m_nextBatch];
         m_ready.erase(m_nextBatch);
     }
-    const int64_t start = m_nextBatch * m_options.batchSize;
-    const int64_t count = std::min(m_options.batchSize, size() - start);
+    const PlannedBatch& planned = m_plan[static_cast<size_t>(m_nextBatch)];
+    const int64_t start = planned.start;
+    const int64_t count = planned.count;
     const ShardRange shard = shardOfBatch(count, m_options);
     std::vector<int64_t> rows(m_order.begin() + start + shard.offset, m_order.begin() + start + shard.offset + shard.count);
     const auto rowTensor = torch::tensor(rows, torch::kInt64);
@@ -127,6 +129,8 @@ bool StreamingBatcher::next(Batch& batch)
     batch.images = augment ? augmentBatch(deviceImages, params, m_augment, m_normalization)
                            : preprocessBatch(deviceImages, m_augment.outputSize, m_normalization);
     batch.labels = m_labels.index_select(0, rowTensor).to(m_device);
+    batch.globalSize = count;
+    batch.fixedShape = planned.fixedShape;
     batch.index = m_nextBatch;
     {
         std::lock_guard<std::mutex> lock(m_mutex);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/data/batchsource.h"
+#include "core/data/epochorder.h"
 
 namespace lbd {
 
@@ -40,6 +41,7 @@ private:
     int m_threads = 1;
     int m_prefetch = 4;
 
+    std::vector<PlannedBatch> m_plan; // the same every epoch
     std::vector<int64_t> m_order;
     Rng m_rng{0};
     int64_t m_nextBatch = 0;

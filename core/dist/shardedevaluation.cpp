@@ -19,8 +19,10 @@ SplitProbabilities gatherShardedProbabilities(ParticleModel& model, BatchSource&
     auto probabilities = torch::zeros({particles, splitSize, classes}, torch::kFloat32);
     auto labels = torch::zeros({splitSize}, torch::kInt64);
     int64_t taken = 0;
-    for (int64_t start = 0; start < splitSize; start += options.batchSize) {
-        const ShardRange range = shardOfBatch(std::min(options.batchSize, splitSize - start), options);
+    // The batches as the batcher formed them (epochorder.h), so each rank's rows land where they came from.
+    for (const PlannedBatch& batch : planEpochBatches(splitSize, options)) {
+        const int64_t start = batch.start;
+        const ShardRange range = shardOfBatch(batch.count, options);
         if (range.count == 0) {
             continue;
         }

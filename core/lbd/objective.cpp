@@ -121,7 +121,7 @@ torch::Tensor LbdObjective::repulsiveTerm(const torch::Tensor& classifierWeights
 }
 
 ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::Tensor& labels,
-                                     const torch::Tensor& classifierWeights) const
+                                     const torch::Tensor& classifierWeights, const GlobalBatch* global) const
 {
     if (!logits.defined() || logits.dim() != 3 || logits.size(2) != m_classCount) {
         throw InputError("objective: 'logits' must be [M, B, C] with C = " + std::to_string(m_classCount));
@@ -129,6 +129,13 @@ ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::T
     if (!labels.defined() || labels.dim() != 1 || labels.size(0) != logits.size(1)
         || labels.scalar_type() != torch::kLong) {
         throw InputError("objective: 'labels' must be int64 [B] with B = " + std::to_string(logits.size(1)));
+    }
+    if (global != nullptr
+        && (!global->classCounts.defined() || global->classCounts.dim() != 1 || global->classCounts.size(0) != m_classCount
+            || global->classCounts.scalar_type() != torch::kFloat || global->classCounts.device().type() != m_device.type()
+            || global->ranks < 1)) {
+        throw InputError("objective: the global batch's 'classCounts' must be float [C] with C = " + std::to_string(m_classCount)
+                         + " on the objective's device, and 'ranks' at least 1");
     }
     const int64_t particles = logits.size(0);
     const int64_t batch = logits.size(1);
@@ -141,9 +148,19 @@ ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::T
     const torch::Tensor sampleWeights = m_currentWeights.index_select(0, labels);     // [B]
 
     ObjectiveTerms terms;
-    // Weighted mean, as torch's cross_entropy(weight=...): sum_b w_b ce_b / sum_b w_b.
+    // Weighted mean, as torch's cross_entropy(weight=...): sum_b w_b ce_b / sum_b w_b. A rank's
+    // share divides by the global batch's sum of weights over `ranks` (device values: no sync,
+    // and a captured graph reads the counts' storage).
     const torch::Tensor ce = -logProbs.gather(2, labels.view({1, batch, 1}).expand({particles, batch, 1})).squeeze(2);
-    terms.particleCe = (ce * sampleWeights).sum(1) / sampleWeights.sum();
+    const torch::Tensor weightSum = global != nullptr
+                                        ? (global->classCounts * m_currentWeights).sum() / static_cast<double>(global->ranks)
+                                        : sampleWeights.sum();
+    terms.particleCe = (ce * sampleWeights).sum(1) / weightSum;
+    // The utility term's mean over the batch: 1/B, or a share's ranks / B_global.
+    const auto perImage = [&](const torch::Tensor& sum) {
+        return global != nullptr ? sum * (static_cast<double>(global->ranks) / global->classCounts.sum())
+                                 : sum * (1.0 / static_cast<double>(batch));
+    };
     terms.weightedCe = terms.particleCe.mean();
     terms.total = terms.weightedCe;
 
@@ -151,19 +168,18 @@ ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::T
     if (m_utilityActive) {
         // On the same margin-adjusted log-probabilities as the cross-entropy (the paper's
         // objective has one p(y'|x, theta) for both; the published code does the same).
-        const double invBatch = 1.0 / static_cast<double>(batch);
         switch (m_spec.utilityForm) {
         case UtilityForm::Published: {
             // UT_j = -(1/B) sum_b sum_k w_k U_off[y_b, k] log p_j(k | x_b): each class k weighted
             // by its own ratio, as the published loss.py does.
             const torch::Tensor rows = m_utilityOff.index_select(0, labels) * m_currentWeights.unsqueeze(0); // [B, C]
-            terms.particleUtility = -(logProbs * rows).sum({1, 2}) * invBatch;
+            terms.particleUtility = perImage(-(logProbs * rows).sum({1, 2}));
             break;
         }
         case UtilityForm::Paper: {
             // UT_j = -(1/B) sum_b w_{y_b} sum_k U_off[y_b, k] log p_j(k | x_b) (paper Eq. 8).
             const torch::Tensor rows = m_utilityOff.index_select(0, labels) * sampleWeights.unsqueeze(1); // [B, C]
-            terms.particleUtility = -(logProbs * rows).sum({1, 2}) * invBatch;
+            terms.particleUtility = perImage(-(logProbs * rows).sum({1, 2}));
             break;
         }
         case UtilityForm::Bounded: {
@@ -179,7 +195,7 @@ ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::T
                     .to(logProbs.scalar_type());
             const torch::Tensor penalty = m_utilityPenalty.index_select(0, labels) * sampleWeights.unsqueeze(1); // [B, C]
             const torch::Tensor reward = m_utilityReward.index_select(0, labels) * sampleWeights.unsqueeze(1);
-            terms.particleUtility = -(logComplement * penalty + logProbs * reward).sum({1, 2}) * invBatch;
+            terms.particleUtility = perImage(-(logComplement * penalty + logProbs * reward).sum({1, 2}));
             break;
         }
         }

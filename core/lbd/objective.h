@@ -27,6 +27,19 @@ struct ObjectiveTerms {
     torch::Tensor annealWeight;  // a(e) = exp(-e/tau), 0 without repulsion
 };
 
+// A rank's share of a data-parallel global batch (lbd-math.md section 8). classCounts: float [C]
+// on the objective's device, the label counts of the whole global batch (every rank's share,
+// all-reduced before the forward pass); ranks: how many ranks' gradients are then averaged.
+// With it, compute() normalises the class-weighted cross-entropy by the GLOBAL batch's sum of
+// weights and the utility term by its image count, times `ranks`: the mean of the ranks'
+// objectives, and so of their gradients, is the one-process objective of the global batch
+// (a per-rank normaliser is not, once the DRW weights differ between classes). The repulsive
+// term depends on the parameters alone and is the same on every rank.
+struct GlobalBatch {
+    torch::Tensor classCounts;
+    int ranks = 1;
+};
+
 class LbdObjective {
 public:
     // Validates the spec against the class count (InputError naming the field) and builds the
@@ -41,9 +54,10 @@ public:
     // labels: [B] int64; classifierWeights: [M, C, D] (or any [M, ...]) particle-specific
     // classifier weights, used only for the repulsive term (may be undefined when M = 1 or
     // repulsion is off). Reduced-precision logits are promoted to float32. Labels are not
-    // range-checked here (that would need a host sync).
+    // range-checked here (that would need a host sync). global: this batch is a rank's share of
+    // that global batch (nullptr: the batch is the whole batch).
     ObjectiveTerms compute(const torch::Tensor& logits, const torch::Tensor& labels,
-                           const torch::Tensor& classifierWeights = {}) const;
+                           const torch::Tensor& classifierWeights = {}, const GlobalBatch* global = nullptr) const;
 
     // The logits the losses see: the true-class logit lowered by s * m_y (unchanged without
     // margins). Training only; evaluation uses the raw logits.

@@ -5,6 +5,7 @@
 #include "core/data/augmentation.h"
 #include "core/data/batchsource.h"
 #include "core/data/datapreparation.h"
+#include "core/data/epochorder.h"
 #include "core/data/prefetchingbatchsource.h"
 #include "core/dist/communicator.h"
 #include "core/dist/shardedevaluation.h"
@@ -39,6 +40,30 @@
 namespace lbd {
 
 using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// The run's log says how an epoch's images are batched, the last batch's treatment included.
+std::string describeEpochPlan(int64_t images, const std::vector<PlannedBatch>& plan, bool cudaGraph)
+{
+    int64_t full = 0;
+    for (const PlannedBatch& batch : plan) {
+        full += batch.fixedShape ? 1 : 0;
+    }
+    std::string text = "each epoch: " + std::to_string(full) + " batch(es) of " + std::to_string(plan.empty() ? 0 : plan.front().count);
+    if (!plan.empty() && !plan.back().fixedShape) {
+        text += (full > 0 ? " and a last one of " : " - a single batch of ") + std::to_string(plan.back().count);
+        if (cudaGraph) {
+            text += " (trained eagerly, outside the CUDA graph)";
+        }
+    }
+    const int64_t dropped = plannedDropped(images, plan);
+    return text + (dropped == 0 ? ", every one of the " + std::to_string(images) + " training images"
+                                : "; " + std::to_string(dropped) + " of the " + std::to_string(images)
+                                      + " training images left out of every epoch");
+}
+
+} // namespace
 
 // A checkpoint at least this often (at the end of an epoch) whatever train.checkpoint_every says:
 // a slow run (a ResNet on a CPU takes many minutes per epoch) stopped early must leave
@@ -75,6 +100,7 @@ struct TrainingSession::State {
     std::vector<nlohmann::json> history;
     int firstEpoch = 1;
     int checkpointEpoch = 0;
+    bool countedEpoch = false; // the first epoch's image count has been logged
     Clock::time_point runStart = Clock::now();
     Clock::time_point lastCheckpoint = Clock::now();
     // The last epoch's probabilities, kept for the final files.
@@ -269,13 +295,16 @@ void TrainingSession::State::buildBatchesAndStep()
     BatchOptions trainOptions;
     trainOptions.batchSize = config.train.batchSize;
     trainOptions.seed = config.train.seed;
-    // Every batch the captured shape; data-parallel: every rank as many batches, none empty.
-    trainOptions.dropLast = useGraph || communicator;
+    // Every image each epoch (the published loaders' drop_last = False), on every path: the CUDA
+    // graph replays the full batches and the remainder runs eagerly; data-parallel, every rank
+    // takes a share of every batch, the remainder's included (epochorder.h planEpochBatches).
     if (communicator) {
         trainOptions.shardIndex = communicator->rank();
         trainOptions.shardCount = communicator->worldSize();
     }
-    trainOptions.dropSingleImageBatch = true;
+    trainOptions.mergeSmallRemainder = true;
+    const std::vector<PlannedBatch> plan = planEpochBatches(dataset.train.size(), trainOptions);
+    message(describeEpochPlan(dataset.train.size(), plan, useGraph));
     // On CUDA the next batch is gathered and augmented on a second stream during each step.
     trainBatches = makePrefetchingBatchSource(
         makeBatchSource(dataset.train, dataset.format, device, config.augment, normalization, trainOptions), device);
@@ -382,10 +411,10 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
         if (s.stopAgreed()) {
             return false;
         }
-        s.step->run(batch.images, batch.labels);
-        // Data-parallel: every rank's share of the batch, each global batch whole (drop-last), so
-        // that rank 0's progress (the launcher's progress bar) gives the run's images/s and ETA.
-        images += s.communicator ? s.config.train.batchSize : batch.labels.size(0);
+        s.step->run(batch.images, batch.labels, batch.fixedShape);
+        // Data-parallel: every rank's share of the batch, so that rank 0's progress (the
+        // launcher's progress bar) gives the run's images/s and ETA.
+        images += batch.globalSize;
         const auto now = Clock::now();
         // Reading the loss waits for the GPU: do it a few times a second, not every batch.
         if (std::chrono::duration<double>(now - lastReport).count() < 0.25 && batch.index + 1 != batchesPerEpoch) {
@@ -414,6 +443,16 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
     }
     s.step->reduceEpochSums(); // data-parallel: the whole epoch, every rank's images
     images = s.step->epochImages();
+    if (!s.countedEpoch) {
+        // Once a session, the log shows that the epoch trained every image (and how many through
+        // the CUDA graph): the plan's promise, counted where the images were trained.
+        s.countedEpoch = true;
+        const int64_t size = s.data.dataset.train.size();
+        s.message("epoch " + std::to_string(epoch) + " trained " + std::to_string(images) + " of the " + std::to_string(size)
+                  + " training images" + (images == size ? "" : " (an image was dropped or repeated: a bug)")
+                  + (s.step->usingCudaGraph() ? ", " + std::to_string(s.step->epochGraphImages()) + " of them in the CUDA graph"
+                                              : std::string()));
+    }
     metrics.epoch = epoch;
     metrics.epochs = epochs;
     metrics.objective = s.step->epochMeans();

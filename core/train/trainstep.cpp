@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 
 namespace lbd {
 
@@ -46,6 +47,7 @@ TrainStep::TrainStep(ParticleModel model, LbdObjective& objective, FlatSgd& opti
     m_growthTracker = torch::zeros({1}, floatOptions.dtype(torch::kInt32));
     m_foundInf = torch::zeros({1}, floatOptions);
     m_skippedSteps = torch::zeros({1}, floatOptions);
+    m_globalCounts = torch::zeros({m_objective.classCount()}, floatOptions);
     if (!device.is_cuda()) {
         m_options.autocast = torch::kFloat32;
         m_options.cudaGraph = false;
@@ -75,6 +77,16 @@ TrainStep::~TrainStep() = default;
 void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labels)
 {
     m_optimizer.zeroGrad();
+    std::optional<GlobalBatch> global;
+    if (m_options.communicator != nullptr) {
+        // The weights are known from the labels before the forward pass: the global batch's label
+        // counts, one small all-reduce, let each rank normalise its share by the global batch.
+        torch::NoGradGuard noGrad;
+        m_globalCounts.zero_();
+        m_globalCounts.index_add_(0, labels, torch::ones({labels.size(0)}, m_globalCounts.options()));
+        m_options.communicator->allReduceSum(m_globalCounts);
+        global = GlobalBatch{m_globalCounts, m_options.communicator->worldSize()};
+    }
     torch::Tensor logits;
     const bool autocast = m_options.autocast != torch::kFloat32;
     const bool scaled = m_options.autocast == torch::kHalf;
@@ -90,7 +102,8 @@ void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labe
         compat::setAutocast(m_device, false);
     }
     logits = logits.to(torch::kFloat32);
-    const ObjectiveTerms terms = m_objective.compute(logits, labels, m_model->classifierWeights());
+    const ObjectiveTerms terms =
+        m_objective.compute(logits, labels, m_model->classifierWeights(), global ? &*global : nullptr);
     if (scaled) {
         backward(terms.total * m_lossScale);
         m_optimizer.stepUnscaled(m_lossScale, m_growthTracker, m_foundInf);
@@ -135,8 +148,9 @@ void TrainStep::reduceEpochSums()
     if (m_options.communicator == nullptr) {
         return;
     }
-    // Every rank took the same number of steps (drop-last batches): the mean of the ranks' sums
-    // per step is the mean over all images' steps.
+    // Every rank took the same steps (one batch plan, every rank a share of each batch), and each
+    // rank's values are `ranks` times its share of the global batch's (GlobalBatch): the mean of
+    // the ranks' sums is the sum of the global batches' values.
     torch::Tensor sums = m_sums.to(torch::kCPU, torch::kDouble);
     torch::Tensor counts = torch::stack({m_correct.to(torch::kCPU).to(torch::kDouble),
                                          torch::tensor(static_cast<double>(m_images), torch::kDouble)});
@@ -147,17 +161,20 @@ void TrainStep::reduceEpochSums()
     m_images = static_cast<int64_t>(counts[1].item<double>());
 }
 
-void TrainStep::run(const torch::Tensor& images, const torch::Tensor& labels)
+void TrainStep::run(const torch::Tensor& images, const torch::Tensor& labels, bool fixedShape)
 {
     m_images += images.size(0);
     ++m_steps;
 #ifdef LBD_HAVE_CUDA
-    if (m_graph && !m_graph->failed) {
+    // Only the plan's fixed shape is captured and replayed: the remainder runs eagerly below, and
+    // never becomes the captured shape (were it the step that ends the warm-up).
+    if (m_graph && !m_graph->failed && fixedShape) {
         const bool sameShape = m_graph->images.defined() && images.sizes() == m_graph->images.sizes();
         if (m_graph->captured && sameShape) {
             m_graph->images.copy_(images, /*non_blocking=*/true);
             m_graph->labels.copy_(labels, true);
             m_graph->graph.replay();
+            m_graphImages += images.size(0);
             return;
         }
         // Warm up eagerly (cuDNN autotuning, allocator) before capturing; real steps all the same.
@@ -179,6 +196,7 @@ void TrainStep::run(const torch::Tensor& images, const torch::Tensor& labels)
                 m_graphStatus = "captured";
                 // Capturing recorded the step without running it: run it now.
                 m_graph->graph.replay();
+                m_graphImages += images.size(0);
                 return;
             } catch (const c10::Error& error) {
                 compat::setAutocastCacheEnabled(true);
@@ -201,6 +219,7 @@ void TrainStep::resetEpochSums()
     m_sums.zero_();
     m_correct.zero_();
     m_images = 0;
+    m_graphImages = 0;
     m_steps = 0;
 }
 

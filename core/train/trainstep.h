@@ -32,6 +32,10 @@ struct TrainStepOptions {
     bool channelsLast = false;      // feed NHWC images (CUDA; the optimiser lays out the weights)
     // Data-parallel training: each rank's gradients are averaged over the ranks before the step
     // (every rank then takes the same step), and the epoch's sums cover every rank's images.
+    // The global batch's label counts are all-reduced before each forward pass, so that each rank
+    // normalises its share of the objective by the global batch (objective.h GlobalBatch): the
+    // averaged gradient is one process's gradient on the global batch (with syncBatchNorm also
+    // through batch norm; without it, each share's batch norm sees its own statistics).
     Communicator* communicator = nullptr;
     // With a communicator: batch norm over the global batch (core/dist/syncbatchnorm.h) instead of
     // each rank's share.
@@ -48,7 +52,10 @@ public:
               TrainStepOptions options);
     ~TrainStep();
 
-    void run(const torch::Tensor& images, const torch::Tensor& labels);
+    // One batch. fixedShape: the batch has the epoch plan's fixed shape (Batch::fixedShape), the
+    // only shape captured and replayed in the CUDA graph; any other batch (an epoch's remainder)
+    // is trained eagerly, so that no image is dropped for the graph's sake.
+    void run(const torch::Tensor& images, const torch::Tensor& labels, bool fixedShape = true);
 
     void resetEpochSums();
     // Data-parallel: the epoch's sums over every rank (call once at the end of an epoch, on every
@@ -56,6 +63,7 @@ public:
     void reduceEpochSums();
     int64_t stepsThisEpoch() const { return m_steps; }
     int64_t epochImages() const { return m_images; } // after reduceEpochSums: every rank's
+    int64_t epochGraphImages() const { return m_graphImages; } // of epochImages, trained by graph replays
     ObjectiveValues epochMeans() const; // waits for the device
     double epochTrainAccuracy() const;  // waits for the device
     double lastLoss() const;            // waits for the device; non-finite if the step diverged
@@ -92,7 +100,9 @@ private:
     torch::Tensor m_growthTracker; // int32 [1]
     torch::Tensor m_foundInf;     // float [1]: this step overflowed
     torch::Tensor m_skippedSteps; // float [1]
+    torch::Tensor m_globalCounts; // data-parallel: float [C], the global batch's label counts
     int64_t m_images = 0;
+    int64_t m_graphImages = 0;
     int64_t m_steps = 0;
     int64_t m_eagerStepsDone = 0;
 

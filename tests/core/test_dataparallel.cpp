@@ -2,6 +2,8 @@
 // every batch, take exactly the step of one process that averages the gradients of the two halves
 // (batch norm per rank: each half's forward sees its own batch statistics), and stay identical;
 // with synchronised batch norm they take one process's step on the whole batch.
+#include "core/data/datapreparation.h"
+#include "core/data/epochorder.h"
 #include "core/dist/communicator.h"
 #include "core/dist/gradientreducer.h"
 #include "core/dist/syncbatchnorm.h"
@@ -10,6 +12,7 @@
 #include "core/train/flatsgd.h"
 #include "core/train/trainer.h"
 #include "core/train/trainstep.h"
+#include "tests/support/expect.h"
 #include "tests/support/tinyconfig.h"
 
 #include <QTemporaryDir>
@@ -178,16 +181,18 @@ private slots:
         const Batches batches = fixedBatches();
         const int64_t half = kBatch / 2;
 
-        // One process: for each batch, the gradients of its two halves, averaged, then one step.
+        // One process: for each batch, the gradients of its two halves, each normalised by the
+        // whole batch's sum of weights (objective.h GlobalBatch), averaged, then one step.
         Replica reference = makeReplica();
         for (int step = 0; step < kSteps; ++step) {
             torch::Tensor sum = torch::zeros_like(reference.optimizer->flatGradients());
+            const GlobalBatch global{torch::bincount(batches.labels[step], {}, 3).to(torch::kFloat), 2};
             for (int64_t rank = 0; rank < 2; ++rank) {
                 reference.optimizer->zeroGrad();
                 const torch::Tensor images = batches.images[step].narrow(0, rank * half, half);
                 const torch::Tensor labels = batches.labels[step].narrow(0, rank * half, half);
                 const torch::Tensor logits = reference.model->forward(images).to(torch::kFloat32);
-                reference.objective->compute(logits, labels, reference.model->classifierWeights()).total.backward();
+                reference.objective->compute(logits, labels, reference.model->classifierWeights(), &global).total.backward();
                 sum += reference.optimizer->flatGradients();
             }
             reference.optimizer->flatGradients().copy_(sum / 2);
@@ -303,6 +308,139 @@ private slots:
         }
     }
 
+    // The objective alone: shares of one batch normalised by the global batch (GlobalBatch) are,
+    // averaged, the whole batch's objective and its parts, for every utility form, with DRW
+    // weights on; normalised by their own shares (nullptr) they are not.
+    void sharesOfTheGlobalBatchAverageToItsObjective_data()
+    {
+        QTest::addColumn<int>("form");
+        QTest::newRow("bounded") << int(UtilityForm::Bounded);
+        QTest::newRow("published") << int(UtilityForm::Published);
+        QTest::newRow("paper") << int(UtilityForm::Paper);
+    }
+
+    void sharesOfTheGlobalBatchAverageToItsObjective()
+    {
+        QFETCH(int, form);
+        ObjectiveSpec spec = objectiveSpec(0);
+        spec.utilityForm = static_cast<UtilityForm>(form);
+        spec.utilityMatrix = {1.0, -0.5, 0.0, 0.3, 1.0, -0.4, 0.6, 0.2, 1.0};
+        spec.alpha = 0.5;
+        LbdObjective objective(spec, {200, 20, 2}, torch::kCPU);
+        objective.setEpoch(2);
+        QVERIFY(objective.utilityActive());
+        torch::manual_seed(23);
+        const torch::Tensor logits = torch::randn({2, 9, 3}) * 5;
+        const torch::Tensor labels = torch::tensor({0, 0, 0, 0, 1, 2, 1, 2, 2}, torch::kInt64);
+        const torch::Tensor classifier = torch::randn({2, 3, 4});
+        const ObjectiveValues whole = LbdObjective::values(objective.compute(logits, labels, classifier));
+        const GlobalBatch global{torch::bincount(labels, {}, 3).to(torch::kFloat), 3};
+        const std::vector<std::pair<int64_t, int64_t>> shares = {{0, 4}, {4, 2}, {6, 3}}; // uneven, as a remainder's
+        ObjectiveValues mean, ownMean;
+        for (const auto& [offset, count] : shares) {
+            const auto part = [&](const GlobalBatch* g) {
+                return LbdObjective::values(
+                    objective.compute(logits.narrow(1, offset, count), labels.narrow(0, offset, count), classifier, g));
+            };
+            const ObjectiveValues share = part(&global), own = part(nullptr);
+            mean.total += share.total / 3;
+            mean.weightedCe += share.weightedCe / 3;
+            mean.utility += share.utility / 3;
+            mean.repulsive += share.repulsive / 3;
+            ownMean.total += own.total / 3;
+        }
+        QVERIFY2(std::abs(mean.total - whole.total) < 1e-5, qPrintable(QString("%1 vs %2").arg(mean.total).arg(whole.total)));
+        QVERIFY(std::abs(mean.weightedCe - whole.weightedCe) < 1e-5);
+        QVERIFY(std::abs(mean.utility - whole.utility) < 1e-5);
+        QVERIFY(std::abs(mean.repulsive - whole.repulsive) < 1e-6);
+        QVERIFY2(std::abs(ownMean.total - whole.total) > 1e-2, qPrintable(QString::number(ownMean.total - whole.total)));
+        QVERIFY(test::throwsInputError([&] { GlobalBatch bad{torch::ones({2}), 3}; objective.compute(logits, labels, classifier, &bad); },
+                                       {"classCounts", "C = 3"}));
+    }
+
+    // lbd-math.md section 8: N ranks compute one process's gradient on the same global batch,
+    // after the DRW epoch too. Classes whose weights differ 100-fold, spread unevenly over the
+    // ranks (rank 0's share mostly the head class, rank 1's the rare ones), global batches of 12
+    // and 7 images (shares 6 + 6 and 3 + 4: an epoch's remainder), epoch 1 (every weight 1, no
+    // utility term) then epoch 2 (DRW weights and the utility term on). Batch norm synchronised,
+    // so the forward pass is the global batch's: the gradient all-reduced over two Gloo ranks
+    // equals one process's gradient on the whole batch (fp32, 1e-5) at every step. With each
+    // rank normalising by its own share's weights (the code before this test), it did not.
+    void twoRanksComputeOneProcessesGradientAcrossTheDrwEpoch()
+    {
+        if (!distributedAvailable()) {
+            QSKIP("this LibTorch has no c10d/Gloo");
+        }
+        torch::set_num_threads(1);
+        const std::vector<int64_t> counts = {200, 20, 2}; // linear ratio: weights 1 : 10 : 100
+        const auto replica = [&] {
+            // Learning rate 0: every step's gradient is compared at the same weights (a moving
+            // model amplifies float rounding about 80-fold a step, see below).
+            Replica made = makeReplica(/*drwEpoch=*/1, /*learningRate=*/0.0);
+            ObjectiveSpec spec = objectiveSpec(1);
+            spec.utilityTerm = true;
+            spec.alpha = 0.5;
+            spec.utilityMatrix = {1.0, -0.5, 0.0, 0.3, 1.0, -0.4, 0.6, 0.2, 1.0}; // off-diagonal both signs
+            made.objective = std::make_unique<LbdObjective>(spec, counts, torch::kCPU);
+            return made;
+        };
+        struct Step {
+            int epoch;
+            torch::Tensor images, labels;
+        };
+        torch::manual_seed(17);
+        const torch::Tensor full = torch::tensor({0, 0, 0, 0, 0, 1, 2, 1, 2, 2, 0, 1}, torch::kInt64);
+        const torch::Tensor remainder = torch::tensor({0, 0, 1, 2, 2, 0, 2}, torch::kInt64);
+        std::vector<Step> steps;
+        for (int epoch = 1; epoch <= 2; ++epoch) {
+            steps.push_back({epoch, torch::randn({12, 1, 16, 16}), full});
+            steps.push_back({epoch, torch::randn({7, 1, 16, 16}), remainder});
+        }
+
+        // One process on every whole batch: its gradient at each step (FlatSgd leaves it in place).
+        Replica whole = replica();
+        std::vector<torch::Tensor> expected;
+        {
+            TrainStep trainStep(whole.model, *whole.objective, *whole.optimizer, torch::kCPU, TrainStepOptions{});
+            for (const Step& step : steps) {
+                whole.objective->setEpoch(step.epoch);
+                trainStep.run(step.images, step.labels);
+                expected.push_back(whole.optimizer->flatGradients().clone());
+            }
+        }
+        QVERIFY(whole.objective->utilityActive());
+
+        Replica replicas[2] = {replica(), replica()};
+        std::vector<torch::Tensor> reduced[2];
+        const int port = freeLocalPort();
+        runTwoRanks([&](int r) {
+            Communicator communicator(rankOf(r, port));
+            TrainStepOptions options;
+            options.communicator = &communicator;
+            options.syncBatchNorm = true;
+            TrainStep trainStep(replicas[r].model, *replicas[r].objective, *replicas[r].optimizer, torch::kCPU, options);
+            BatchOptions shares;
+            shares.shardIndex = r;
+            shares.shardCount = 2;
+            for (const Step& step : steps) {
+                replicas[r].objective->setEpoch(step.epoch);
+                const ShardRange share = shardOfBatch(step.labels.size(0), shares);
+                trainStep.run(step.images.narrow(0, share.offset, share.count), step.labels.narrow(0, share.offset, share.count));
+                reduced[r].push_back(replicas[r].optimizer->flatGradients().clone());
+            }
+        });
+        for (size_t i = 0; i < steps.size(); ++i) {
+            const double scale = expected[i].abs().max().item<double>();
+            const double difference = (reduced[0][i] - expected[i]).abs().max().item<double>();
+            QVERIFY2(scale > 1e-3, qPrintable(QString("step %1: a gradient of %2 tests nothing").arg(i).arg(scale)));
+            QVERIFY2(difference < 1e-5, qPrintable(QString("step %1 (epoch %2, %3 images): the all-reduced gradient differs "
+                                                           "from one process's by %4 (largest entry %5)")
+                                                       .arg(i).arg(steps[i].epoch).arg(steps[i].labels.size(0))
+                                                       .arg(difference).arg(scale)));
+            QVERIFY(torch::equal(reduced[0][i], reduced[1][i]));
+        }
+    }
+
     // Rank 0's batch progress (the launcher's progress bar) counts every rank's images: at the last
     // batch of the last epoch the images left (ETA x images/s) are less than one global batch, not
     // the other ranks' half of the epoch; and its images/s is the epoch's (every rank's) rate.
@@ -332,8 +470,11 @@ private slots:
         QVERIFY(lastBatch.batches >= 4);
         const double imagesLeft = lastBatch.etaSeconds * lastBatch.imagesPerSecond;
         QVERIFY2(imagesLeft < double(config.train.batchSize) - 0.5, qPrintable(QString::number(imagesLeft)));
+        // Every training image, the last batch's remainder included (no batch is dropped).
+        const int64_t trainingImages = prepareData(config.data).dataset.train.size();
+        QVERIFY2(trainingImages % config.train.batchSize != 0, "pick a training set with a remainder");
         const double epochImages = lastEpoch.imagesPerSecond * lastEpoch.epochSeconds;
-        QCOMPARE(qRound64(epochImages), qint64(lastBatch.batches * config.train.batchSize));
+        QCOMPARE(qRound64(epochImages), qint64(trainingImages));
         const double ratio = lastBatch.imagesPerSecond / lastEpoch.imagesPerSecond;
         QVERIFY2(ratio > 0.75 && ratio < 1.5, qPrintable(QString::number(ratio)));
     }
