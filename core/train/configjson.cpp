@@ -180,9 +180,16 @@ TrainConfig trainConfigFromJson(const json& input, const std::string& source)
     // The synthetic images' seed follows the data seed unless a config names it.
     const bool syntheticSeedGiven = root.contains("data") && root["data"].is_object() && root["data"].contains("synthetic")
         && root["data"]["synthetic"].is_object() && root["data"]["synthetic"].contains("seed");
+    // A user's own folder or list is used as given unless the config names a long tail (the
+    // defaults, exp at ratio 100, are the built-in data sets' benchmark).
+    const bool longTailGiven = root.contains("data") && root["data"].is_object()
+        && (root["data"].contains("profile") || root["data"].contains("imbalance_ratio"));
     readFields(root, "", config);
     if (!syntheticSeedGiven) {
         config.data.synthetic.seed = config.data.longTail.seed;
+    }
+    if (!longTailGiven) {
+        config.data.useAsGiven();
     }
     config.validate();
     return config;
