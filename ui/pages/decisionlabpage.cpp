@@ -147,7 +147,8 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     m_headline->setTextFormat(Qt::RichText);
     m_headline->setToolTip(tr("The chosen rule under the shared matrix compared with plain argmax under one-hot, on the "
                               "same test images. FHR curve mean: mean of FHR(k) over every split k = 1..C-1. FHR 3-point "
-                              "mean: mean of the paper's tail ratio 25/50/75 % points."));
+                              "mean: mean of the paper's three points, the head being the first int(C r + 0.5) classes for "
+                              "r = 0.25, 0.5, 0.75 (the published code's convention)."));
     m_defer = new QLabel(this);
     m_defer->setObjectName(QStringLiteral("labDefer"));
     m_defer->setWordWrap(true);

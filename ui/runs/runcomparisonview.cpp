@@ -93,7 +93,8 @@ std::vector<MetricRow> metricRows()
          [](const ComparedRun& r) { return optionalPercent(RunTableModel::regionAccuracy(r.summary, lbd::Region::Tail)); },
          [](const ComparedRun& r) { return RunTableModel::regionAccuracy(r.summary, lbd::Region::Tail); }, +1},
         {QObject::tr("FHR 3-point mean"),
-         QObject::tr("False Head Rate averaged over the paper's tail ratios 25 / 50 / 75 %: tail images decided as head. Lower is better."),
+         QObject::tr("False Head Rate averaged over the paper's three points, whose head is the first int(C r + 0.5) classes "
+                     "for r = 0.25, 0.5, 0.75 (the published code's convention): tail images decided as head. Lower is better."),
          [](const ComparedRun& r) { return optionalPercent(r.summary.fhrPointsMean); },
          [](const ComparedRun& r) { return r.summary.fhrPointsMean; }, -1},
         {QObject::tr("FHR curve mean"),
