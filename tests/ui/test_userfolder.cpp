@@ -89,6 +89,7 @@ private slots:
         config.objective.utility = lbd::utilityFromSpec("onehot");
         config.decision.utility = lbd::utilityFromSpec("onehot");
         m_run = m_dir.filePath(QStringLiteral("runs/digits-folder"));
+        m_config = config;
         lbd::Trainer trainer(config, m_run.toStdString(), false);
         QCOMPARE(trainer.run({}, nullptr).epochsCompleted, 2);
     }
@@ -170,6 +171,24 @@ private slots:
         QVERIFY2(!runs.join(QLatin1Char(' ')).contains(QStringLiteral("tiny")), qPrintable(runs.join(QLatin1Char(' '))));
     }
 
+    void aRunStartedBeforeThePanelReadItsFolderNamesItsClasses()
+    {
+        // Start pressed at once: the panel has not read the folder yet (its scan is debounced),
+        // the pages learn the classes from the run's run.json.
+        MainWindow window;
+        lbd::TrainConfig config = m_config;
+        config.train.epochs = 1;
+        window.experimentPanel()->setConfig(config, QStringLiteral("digits"));
+        QVERIFY(window.experimentPanel()->classNames().isEmpty());
+        QSignalSpy finished(&window, &MainWindow::runFinished);
+        QVERIFY(window.startTraining());
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 120000);
+        ConfusionPage* confusion = window.confusionPage();
+        QVERIFY(confusion->hasEvaluation());
+        QCOMPARE(tickLabel(confusion->matrixPlot()->xAxis, 0), QStringLiteral("0: digit0"));
+        QVERIFY(confusion->classAccuracyPlot()->graphCount() > 0);
+    }
+
     void aFinishedFolderRunReopensWholeInAFreshSession()
     {
         // A fresh session: a new window, the panel on its default data set (Fashion-MNIST), and a
@@ -228,6 +247,7 @@ private:
     QTemporaryDir m_dir;
     QString m_folder;
     QString m_run;
+    lbd::TrainConfig m_config; // the folder run's
 };
 
 QTEST_MAIN(TestUserFolder)

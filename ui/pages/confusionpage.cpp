@@ -1,5 +1,7 @@
 #include "ui/pages/confusionpage.h"
 
+#include "core/infer/runresults.h"
+
 #include "core/data/regions.h"
 #include "ui/style/decisionruletext.h"
 #include "ui/widgets/classaccuracyplot.h"
@@ -120,6 +122,23 @@ void ConfusionPage::redraw()
         return;
     }
     const lbd::EvaluationReport& report = *m_report;
+    const auto fits = [&report](auto size) { return static_cast<int64_t>(size) == report.classCount; };
+    if ((!fits(m_context.classNames.size()) || !fits(m_context.trainCounts.size())) && !m_context.runDirectory.isEmpty()) {
+        // A run started before the panel had read its folder: the run's run.json (written once the
+        // engine read the data, before the first epoch) names its classes and counts.
+        try {
+            const lbd::RunClasses recorded = lbd::loadRunClasses(m_context.runDirectory.toStdString());
+            if (fits(recorded.classNames.size())) {
+                m_context.classNames.clear();
+                for (const std::string& name : recorded.classNames) {
+                    m_context.classNames << QString::fromStdString(name);
+                }
+                m_context.trainCounts = recorded.trainCounts;
+            }
+        } catch (const std::exception&) {
+            // Not written (yet): the class indices stand in.
+        }
+    }
     // The report's class count wins: the panel's class names may describe another data set.
     std::vector<int64_t> trainCounts = m_context.trainCounts;
     if (int64_t(trainCounts.size()) != report.classCount) {
