@@ -135,8 +135,7 @@ std::string prepareResume(const TrainOptions& o)
         const RunFolder folder(o.resume);
         TrainConfig config = loadTrainConfig(folder.path(RunFolder::kConfig));
         const int epochs = o.flags.patch()["train"]["epochs"].get<int>();
-        const nlohmann::json status = folder.exists(RunFolder::kStatus) ? folder.readJson(RunFolder::kStatus) : nlohmann::json();
-        const int done = status.value("checkpoint_epoch", status.value("epochs_done", 0));
+        const int done = folder.exists(RunFolder::kStatus) ? readRunStatus(folder).checkpointEpoch : 0;
         if (epochs < done) {
             throw InputError("--epochs " + std::to_string(epochs) + ": the run already trained " + std::to_string(done)
                              + " epochs");

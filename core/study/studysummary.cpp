@@ -238,37 +238,18 @@ StudyRunStatus inspectStudyRun(const std::string& runDirectory)
     if (!folder.exists(RunFolder::kStatus)) {
         return status;
     }
-    json file;
+    std::string state;
     try {
-        file = folder.readJson(RunFolder::kStatus);
+        // Typed: a status.json edited into the wrong types is a damaged run, named as such, never
+        // nlohmann's raw "type_error.306" escaping as exit 1.
+        const RunStatus file = readRunStatus(folder);
+        state = file.state;
+        status.epochsDone = file.epochsDone;
+        status.epochs = file.epochs;
+        status.message = file.message;
     } catch (const InputError& error) {
         status.state = StudyRunState::Failed;
         status.message = error.what();
-        return status;
-    }
-    std::string state;
-    try {
-        // Typed access: a status.json edited into the wrong types is a damaged run, named as such,
-        // never nlohmann's raw "type_error.306" escaping as exit 1.
-        if (!file.is_object()) {
-            throw InputError("must be a JSON object");
-        }
-        const auto text = [&](const char* key) -> std::string {
-            if (!file.contains(key)) {
-                return {};
-            }
-            if (!file[key].is_string()) {
-                throw InputError(std::string("field ") + key + " must be a string (found " + file[key].type_name() + ")");
-            }
-            return file[key].get<std::string>();
-        };
-        state = text("state");
-        status.message = text("message");
-        status.epochsDone = integerOr(file, "epochs_done", 0);
-        status.epochs = integerOr(file, "epochs", 0);
-    } catch (const std::exception& error) {
-        status.state = StudyRunState::Failed;
-        status.message = folder.path(RunFolder::kStatus) + ": " + error.what();
         return status;
     }
     if (state == "finished") {

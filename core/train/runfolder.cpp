@@ -1,4 +1,6 @@
 #include "core/train/runfolder.h"
+
+#include "core/util/jsonread.h"
 #include "core/util/jsonfile.h"
 
 #include "core/util/atomicfile.h"
@@ -114,6 +116,20 @@ std::string newRunDirectory(const std::string& runsRoot, const std::string& name
         candidate = base.string() + "-" + stamp + "-" + std::to_string(suffix);
     }
     return candidate;
+}
+
+RunStatus readRunStatus(const RunFolder& folder)
+{
+    const std::string source = folder.path(RunFolder::kStatus);
+    const nlohmann::json json = folder.readJson(RunFolder::kStatus);
+    RunStatus status;
+    status.state = textField(json, "state", source);
+    status.epochsDone = static_cast<int>(integerField(json, "epochs_done", source, 0));
+    status.epochs = static_cast<int>(integerField(json, "epochs", source, 0));
+    status.checkpointEpoch = static_cast<int>(integerField(json, "checkpoint_epoch", source, status.epochsDone));
+    status.message = textField(json, "message", source);
+    status.updated = textField(json, "updated", source);
+    return status;
 }
 
 } // namespace lbd

@@ -51,6 +51,19 @@ private:
     std::string m_directory;
 };
 
+// status.json, every field typed (readRunStatus).
+struct RunStatus {
+    std::string state;        // "running", "finished", "stopped", "failed"
+    int epochsDone = 0;
+    int epochs = 0;
+    int checkpointEpoch = 0;  // older folders lack it: epochsDone (a checkpoint per epoch, the default then)
+    std::string message;
+    std::string updated;
+};
+// InputError naming status.json and the field when the file is not JSON, not an object, or a
+// field has the wrong type.
+RunStatus readRunStatus(const RunFolder& folder);
+
 // A new run folder name under `runsRoot`: "<name>-YYYYMMDD-HHMMSS" (with a suffix if taken).
 std::string newRunDirectory(const std::string& runsRoot, const std::string& name);
 

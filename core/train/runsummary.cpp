@@ -83,18 +83,20 @@ void readStatus(const RunFolder& folder, RunSummary& summary)
         return; // "created": training has not started writing yet
     }
     try {
-        const nlohmann::json json = folder.readJson(RunFolder::kStatus);
-        summary.state = json.at("state").get<std::string>();
-        summary.epochsDone = integerOr(json, "epochs_done", 0);
-        // Older folders lack it: assume a checkpoint per epoch (the default); a resume reads the
-        // checkpoint's own epoch in any case.
-        summary.checkpointEpoch = json.value("checkpoint_epoch", summary.epochsDone);
-        const int epochs = integerOr(json, "epochs", 0);
-        if (epochs > 0) {
-            summary.epochs = epochs;
+        // Older folders lack checkpoint_epoch: a checkpoint per epoch (the default then); a resume
+        // reads the checkpoint's own epoch in any case.
+        const RunStatus status = readRunStatus(folder);
+        if (status.state.empty()) {
+            throw InputError(folder.path(RunFolder::kStatus) + ": field state is missing");
         }
-        summary.statusMessage = json.value("message", std::string());
-        summary.updated = json.value("updated", std::string());
+        summary.state = status.state;
+        summary.epochsDone = status.epochsDone;
+        summary.checkpointEpoch = status.checkpointEpoch;
+        if (status.epochs > 0) {
+            summary.epochs = status.epochs;
+        }
+        summary.statusMessage = status.message;
+        summary.updated = status.updated;
     } catch (const InputError& error) {
         summary.problems.push_back(error.what());
     } catch (const nlohmann::json::exception& error) {

@@ -112,14 +112,13 @@ TrainingResult Trainer::run(const TrainingCallbacks& userCallbacks, TrainingCont
     // Resuming a run that already trained every epoch and wrote its results has nothing to do:
     // say so and leave the folder exactly as it is (no rewritten manifest, metrics or report).
     if (m_state->resume && folder.exists(RunFolder::kStatus)) {
-        const auto status = folder.readJson(RunFolder::kStatus);
+        const RunStatus status = readRunStatus(folder); // typed: a damaged status.json names its field
         const bool withValidation = config.data.longTail.validationFraction > 0 || !config.data.validationList.empty();
-        if (status.value("state", "") == "finished" && integerOr(status, "epochs_done", 0) >= epochs
-            && hasAllFinalFiles(folder, withValidation)) {
+        if (status.state == "finished" && status.epochsDone >= epochs && hasAllFinalFiles(folder, withValidation)) {
             tell("nothing to do: the run already finished all " + std::to_string(epochs) + " epochs"); // not logged: the folder stays as it was
             TrainingResult done;
             done.runDirectory = folder.directory();
-            done.epochsCompleted = integerOr(status, "epochs_done", 0);
+            done.epochsCompleted = status.epochsDone;
             done.alreadyFinished = true;
             return done;
         }

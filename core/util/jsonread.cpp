@@ -4,6 +4,54 @@
 
 namespace lbd {
 
+namespace {
+
+// "a string", "an array", "a number": nlohmann's type names with their article.
+std::string foundType(const nlohmann::json& value)
+{
+    const std::string name = value.is_number() ? "number" : value.type_name();
+    return (name == "array" || name == "object" ? "an " : "a ") + name;
+}
+
+} // namespace
+
+void requireObject(const nlohmann::json& object, const std::string& source)
+{
+    if (!object.is_object()) {
+        throw InputError(source + ": must be a JSON object (found " + foundType(object) + ")");
+    }
+}
+
+std::string textField(const nlohmann::json& object, const char* key, const std::string& source, std::string fallback)
+{
+    requireObject(object, source);
+    const auto it = object.find(key);
+    if (it == object.end()) {
+        return fallback;
+    }
+    if (!it->is_string()) {
+        throw InputError(source + ": field " + key + " must be a string (found " + foundType(*it) + ")");
+    }
+    return it->get<std::string>();
+}
+
+int64_t integerField(const nlohmann::json& object, const char* key, const std::string& source, int64_t fallback)
+{
+    requireObject(object, source);
+    const auto it = object.find(key);
+    if (it == object.end()) {
+        return fallback;
+    }
+    if (!it->is_number_integer()
+        || (it->is_number_unsigned() && it->get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int>::max()))
+        || (!it->is_number_unsigned() && (it->get<int64_t>() < std::numeric_limits<int>::min()
+                                         || it->get<int64_t>() > std::numeric_limits<int>::max()))) {
+        throw InputError(source + ": field " + key + " must be an integer (found " + foundType(*it)
+                         + (it->is_number() ? " " + it->dump().substr(0, 24) : std::string()) + ")");
+    }
+    return it->get<int64_t>();
+}
+
 JsonReader::JsonReader(const nlohmann::json& object, std::string context) : m_object(object), m_context(std::move(context))
 {
     if (!object.is_object()) {

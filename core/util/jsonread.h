@@ -53,6 +53,14 @@ std::vector<T> integerVector(const nlohmann::json& value)
     return out;
 }
 
+// Typed fields of a file's JSON object, for the readers of run files: an absent key gives
+// `fallback`; a value of another type is an InputError "SOURCE: field KEY must be a number (found
+// a string)", never nlohmann's raw type_error (which `lbd` would report as exit 1 without the file).
+std::string textField(const nlohmann::json& object, const char* key, const std::string& source, std::string fallback = {});
+int64_t integerField(const nlohmann::json& object, const char* key, const std::string& source, int64_t fallback = 0);
+// `object` itself must be a JSON object: InputError "SOURCE: must be a JSON object (found an array)".
+void requireObject(const nlohmann::json& object, const std::string& source);
+
 class JsonReader {
 public:
     JsonReader(const nlohmann::json& object, std::string context);

@@ -55,24 +55,33 @@ std::optional<std::string> readCapped(const std::string& path, const ReadLimits&
 
 } // namespace
 
-std::optional<std::vector<std::string>> readTextLines(const std::string& path, const ReadLimits& limits)
+bool forEachTextLine(const std::string& path, const ReadLimits& limits, const std::function<void(std::string_view)>& take)
 {
     const std::optional<std::string> text = readCapped(path, limits);
     if (!text) {
-        return std::nullopt;
+        return false;
     }
-    std::vector<std::string> lines;
+    const std::string_view all(*text);
     size_t start = 0;
-    while (start < text->size()) {
-        size_t end = text->find('\n', start);
-        const size_t next = end == std::string::npos ? text->size() : end + 1;
-        end = end == std::string::npos ? text->size() : end;
-        std::string line = text->substr(start, end - start);
+    while (start < all.size()) {
+        size_t end = all.find('\n', start);
+        const size_t next = end == std::string_view::npos ? all.size() : end + 1;
+        end = end == std::string_view::npos ? all.size() : end;
+        std::string_view line = all.substr(start, end - start);
         if (!line.empty() && line.back() == '\r') {
-            line.pop_back();
+            line.remove_suffix(1);
         }
-        lines.push_back(std::move(line));
+        take(line);
         start = next;
+    }
+    return true;
+}
+
+std::optional<std::vector<std::string>> readTextLines(const std::string& path, const ReadLimits& limits)
+{
+    std::vector<std::string> lines;
+    if (!forEachTextLine(path, limits, [&](std::string_view line) { lines.emplace_back(line); })) {
+        return std::nullopt;
     }
     return lines;
 }

@@ -186,6 +186,7 @@ class Fixtures:
         os.symlink("/dev/zero", self.path("zero-link.json"))
         write_text(self.path("not-a-folder"), "a regular file\n")
         os.makedirs(self.path("out-dir"))
+        make_round_two_fixtures(self)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -394,7 +395,77 @@ def cases(fx):
          [lbd, "train", "--resume", stale, "--epochs", "3", "--quiet"], {0}, [],
          [lambda: status_is(stale, "finished")], prepare=mark_running)
     disk_full_cases(fx, case)
+    round_two_cases(fx, case)
     return out
+
+
+def round_two_cases(fx, case):
+    """Issue 30's classes: memory bounded while an input within its limit is read, linear parsing,
+    typed errors that name the file and field, the command line held to the file formats' limits,
+    nothing silently replaced."""
+    p = fx.path
+    lbd = fx.lbd
+    # Class 1: memory while reading.
+    sparse = fx.copy_run(fx.run, "sparse-probabilities")
+
+    def make_sparse():
+        with open(os.path.join(sparse, "test_probabilities.pt"), "wb") as f:
+            f.truncate(2 << 30)  # 2 GiB of zeros that take no disk
+    case("r1a", "test_probabilities.pt a 2 GiB sparse file", [lbd, "eval", sparse], {2},
+         ["test_probabilities.pt", "not a zip"], prepare=make_sparse)
+    case("r1b", "a study factor with 2,000,000 values", [lbd, "study", p("huge-factor-study.json"), "--out",
+                                                         p("refused-study")], {2},
+         ["huge-factor-study.json", "1000"], [lambda: no_path(p("refused-study"))])
+    case("r1c", "a 62 MB list file (under the 64 MiB text limit)",
+         [lbd, "data", "--dataset", "list", "--data-dir", fx.root, "--train-list", p("long-list.txt"),
+          "--test-list", p("labels-ok.txt")], {2}, ["long-list.txt", "2,000,000 entries"])
+    # Class 2: parse time.
+    case("r2", "a config of 300,000 empty objects", [lbd, "train", "--config", p("many-objects.json")], {2},
+         ["many-objects.json"])
+    # Class 3: typed errors name the file and the field.
+    for number, what, edit in (
+            ("r3a", "status.json with epochs_done a string", lambda s: s.__setitem__("epochs_done", "many")),
+            ("r3b", "status.json with state a number", lambda s: s.__setitem__("state", 3))):
+        folder = fx.copy_run(fx.run, "typed-" + number)
+
+        def damage(folder=folder, edit=edit):
+            status = json.load(open(os.path.join(folder, "status.json")))
+            edit(status)
+            write_json(os.path.join(folder, "status.json"), status)
+        case(number, what, [lbd, "train", "--resume", folder, "--epochs", "3", "--quiet"], {2},
+             ["status.json"], prepare=damage)
+    # Class 4: the command line holds to the file formats' limits.
+    case("r4a", "study --seeds 0,0", [lbd, "study", "methods", "--quick", "--seeds", "0,0", "--out", p("r4a")], {2},
+         ["seed 0 twice"], [lambda: no_path(p("r4a"))])
+    case("r4b", "study --seeds 3000000000", [lbd, "study", "methods", "--quick", "--seeds", "3000000000", "--out",
+                                             p("r4b")], {2}, ["3000000000"], [lambda: no_path(p("r4b"))])
+    case("r4c", "eval --defer 1e308", [lbd, "eval", fx.run, "--defer", "1e308"], {2}, ["--defer", "1e6"])
+    case("r4d", "predict --defer 1e308", [lbd, "predict", fx.run, p("good.png"), "--defer", "1e308"], {2},
+         ["1e6"])
+    case("r4e", "--set K=1 --set K=2", [lbd, "train", "--config", p("run.json"), "--set", "objective.alpha=1",
+                                        "--set", "objective.alpha=2", "--out", p("r4e")], {2},
+         ["objective.alpha", "already given"], [lambda: no_path(p("r4e"))])
+    # Class 5: nothing silently replaced.
+    wrong_matrix = fx.copy_run(fx.run, "wrong-matrix")
+
+    def three_by_three():
+        config = json.load(open(os.path.join(wrong_matrix, "config.json")))
+        config["decision"]["utility"] = {"matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 1]]}
+        write_json(os.path.join(wrong_matrix, "config.json"), config)
+    case("r5a", "config.json storing a 3 x 3 decision matrix for 4 classes", [lbd, "eval", wrong_matrix], {2},
+         ["config.json", "decision.utility"], prepare=three_by_three)
+
+
+def make_round_two_fixtures(fx):
+    p = fx.path
+    levels = ",".join(str(i) for i in range(2_000_000))
+    write_text(p("huge-factor-study.json"), '{"name": "huge", "preset": "quick-cpu", "seeds": [0], "factors": '
+               '[{"name": "lr", "key": "optimizer.lr", "values": [' + levels + ']}]}')
+    write_text(p("many-objects.json"), '{"train": [' + ",".join(["{}"] * 300_000) + ']}')
+    write_text(p("labels-ok.txt"), "good.png 0\n")
+    line = "good.png 0\n"
+    with open(p("long-list.txt"), "w") as f:
+        f.write(line * (62_000_000 // len(line)))
 
 
 def main():
