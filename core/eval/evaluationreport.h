@@ -110,6 +110,27 @@ struct PublishedMetrics {
     std::vector<CalibrationBin> bins; // the 10 bins [i/10, (i+1)/10) of confidence_pub (the reliability diagram)
 };
 
+// Calibration metrics beside ECE / MCE / NLL (core/eval/calibrationmetrics.h has the definitions).
+struct CalibrationMetrics {
+    double brier = 0.0;        // mean over images of sum_k (pbar_k - [y = k])^2, in [0, 2]
+    double classwiseEce = 0.0; // mean over classes k of the 15-bin ECE of (pbar_k, [y = k]) over every image
+    double adaptiveEce = 0.0;  // ECE over 15 equal-mass bins of the decision's confidence
+    double eceLow = 0.0;       // bootstrap 95 % percentile interval of the report's ECE
+    double eceHigh = 0.0;
+    int64_t bootstrapResamples = 0;
+    uint64_t bootstrapSeed = 0;
+};
+
+// The same images without temperature scaling, in a report whose probabilities were scaled: the
+// "before" of before / after.
+struct UncalibratedSummary {
+    double accuracy = 0.0;
+    double nll = 0.0;
+    double ece = 0.0;
+    double mce = 0.0;
+    std::optional<CalibrationMetrics> metrics;
+};
+
 struct EvaluationReport {
     DecisionRule rule = DecisionRule::Argmax;
     int64_t classCount = 0;
@@ -142,6 +163,13 @@ struct EvaluationReport {
     std::optional<PublishedMetrics> published;
 
     double nll = 0.0;         // mean -log max(pbar[y], 1e-12)
+    // Brier, classwise and adaptive ECE, the ECE interval; empty in reports written before them.
+    std::optional<CalibrationMetrics> calibrationMetrics;
+    // Set when pbar was temperature-scaled before deciding: calibrated pbar = softmax(log pbar / T)
+    // with T fitted on the validation split (core/eval/temperature.h); then `uncalibrated` holds
+    // the same metrics without scaling.
+    std::optional<double> temperature;
+    std::optional<UncalibratedSummary> uncalibrated;
     double meanUtility = 0.0; // mean U[y, decision]
 
     // Ordered by the rule's confidence (max EU for expected, max pbar for argmax, pbar of the
