@@ -15,6 +15,21 @@
 namespace lbd::cli {
 namespace {
 
+// The out-of-distribution check, or why there is none (never a check that was not made).
+nlohmann::json oodJson(const Prediction& p)
+{
+    if (!p.ood) {
+        return {{"checked", false}, {"caution", nullptr}, {"note", p.oodNote}};
+    }
+    return {{"checked", true},
+            {"caution", p.ood->caution},
+            {"score", p.ood->score},
+            {"threshold", p.ood->threshold},
+            {"method", p.ood->method},
+            {"fitted_on", p.ood->fittedOn},
+            {"pass_rate", p.ood->passRate}};
+}
+
 struct PredictOptions {
     std::string run;
     std::vector<std::string> images;
@@ -35,6 +50,9 @@ int runPredict(const PredictOptions& o)
     Predictor predictor(o.run, o.device);
     for (const std::string& note : predictor.runDecisions().notes) {
         std::cerr << "lbd predict: note: " << note << '\n';
+    }
+    if (!predictor.hasOodFit()) {
+        std::cerr << "lbd predict: note: " << predictor.oodSummary() << '\n';
     }
     if (utilityText) {
         predictor.setUtility(parseUtilitySpec(*utilityText, predictor.classNames()));
@@ -77,7 +95,9 @@ int runPredict(const PredictOptions& o)
                                {"total_uncertainty", p.uncertainty.total},
                                {"aleatoric", p.uncertainty.aleatoric},
                                {"epistemic", p.uncertainty.epistemic},
-                               {"vote_disagreement", p.uncertainty.voteDisagreement}});
+                               {"vote_disagreement", p.uncertainty.voteDisagreement},
+                               {"input", p.inputDescription},
+                               {"ood", oodJson(p)}});
             } else {
                 if (p.deferred) {
                     std::printf("%s\n  decision (%s): deferred (confidence %.4f < r = %g; would be %s)   argmax: %s\n",
@@ -92,6 +112,18 @@ int runPredict(const PredictOptions& o)
                 }
                 std::printf("  uncertainty: total %.3f nats = aleatoric %.3f + epistemic %.3f; vote disagreement %.2f\n",
                             p.uncertainty.total, p.uncertainty.aleatoric, p.uncertainty.epistemic, p.uncertainty.voteDisagreement);
+                std::printf("  input: %s\n", p.inputDescription.c_str());
+                if (p.ood && p.ood->caution) {
+                    std::printf("  CAUTION: this image is unlike the run's %s (%s score %.4g > threshold %.4g, which %.0f %% of "
+                                "them pass): the decision above may be meaningless\n",
+                                p.ood->fittedOn.c_str(), p.ood->method.c_str(), p.ood->score, p.ood->threshold,
+                                100 * p.ood->passRate);
+                } else if (p.ood) {
+                    std::printf("  familiar: like the run's %s (%s score %.4g <= threshold %.4g)\n", p.ood->fittedOn.c_str(),
+                                p.ood->method.c_str(), p.ood->score, p.ood->threshold);
+                } else {
+                    std::printf("  not checked for being unlike the training data: %s\n", p.oodNote.c_str());
+                }
             }
         } catch (const InputError& error) {
             ++failures;

@@ -23,6 +23,7 @@ Command addDataCommand(CLI::App& lbd);
 Command addTrainCommand(CLI::App& lbd);
 Command addEvalCommand(CLI::App& lbd);
 Command addPredictCommand(CLI::App& lbd);
+Command addOodCommand(CLI::App& lbd);
 Command addExportCommand(CLI::App& lbd);
 Command addBenchCommand(CLI::App& lbd);
 Command addStudyCommand(CLI::App& lbd);

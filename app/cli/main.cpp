@@ -49,7 +49,7 @@ int main(int argc, char** argv)
     bool version = false;
     app.add_flag("--version", version, "versions of LBD Studio, LibTorch, OpenCV and the CUDA devices found");
     const std::vector<Command> commands = {addDataCommand(app),   addTrainCommand(app),  addEvalCommand(app),
-                                           addPredictCommand(app), addExportCommand(app), addBenchCommand(app),
+                                           addPredictCommand(app), addOodCommand(app), addExportCommand(app), addBenchCommand(app),
                                            addStudyCommand(app),   addMakeListDataCommand(app), addCompletionCommand(app)};
     for (const Command& command : commands) {
         command.app->set_help_flag("-h,--help", "this help");

@@ -12,6 +12,17 @@
 
 namespace lbd {
 
+// The out-of-distribution check of one image (core/eval/oodscore.h): its score against the
+// threshold that 95 % of the run's own images pass.
+struct OodCheck {
+    std::string method;   // "mahalanobis" or "energy"
+    double score = 0.0;   // higher = less like the run's images
+    double threshold = 0.0;
+    bool caution = false; // score > threshold: the image is unlike what the run was trained on
+    std::string fittedOn; // "training images" or "validation split"
+    double passRate = 0.95;
+};
+
 struct Prediction {
     std::string source;                        // the file (or a label for pasted images)
     std::vector<double> meanProbabilities;     // pbar over the C classes
@@ -28,6 +39,11 @@ struct Prediction {
     std::optional<double> deferUtility;        // r, when the defer option is on
     bool deferred = false;                     // decisionConfidence < r: refer the image to a person
     std::optional<std::string> warning;        // the rule's warning for this matrix (eq7 with negative utilities)
+    // What was done to the image before the model saw it: "colour PNG 640x480, reduced to 28x28
+    // grey (stretched: aspect ratio not kept), padded to 32x32".
+    std::string inputDescription;
+    std::optional<OodCheck> ood; // nothing when the run has no usable fit: oodNote says why
+    std::string oodNote;
 };
 
 } // namespace lbd

@@ -4,13 +4,72 @@
 #include "core/data/imagedecoder.h"
 #include "core/eval/decisions.h"
 #include "core/eval/uncertainty.h"
+#include "core/eval/oodscore.h"
 #include "core/infer/loadedrun.h"
+#include "core/train/runfolder.h"
 #include "core/util/device.h"
 #include "core/util/error.h"
+#include "core/util/numbertext.h"
+
+#include "datasets/common/imageheader.h"
 
 #include <cmath>
+#include <filesystem>
 
 namespace lbd {
+
+namespace {
+
+// Enough of a file for any header parseImageHeader reads (a JPEG's size follows its EXIF block).
+constexpr size_t kHeaderBytes = size_t(256) << 10;
+// A pixel whose channels differ by more than this makes an image colour (JPEG noise in a grey
+// picture stays below it).
+constexpr int kColourSpread = 12;
+
+std::string sizeText(int64_t width, int64_t height) { return std::to_string(width) + "x" + std::to_string(height); }
+
+// "colour PNG 640x480, reduced to 28x28 grey (stretched: the aspect ratio is not kept), padded to 32x32".
+std::string describeInput(const std::optional<ImageHeader>& header, bool colour, const ImageFormat& format, int64_t inputSize)
+{
+    std::string text = colour ? "colour" : "grey";
+    text += header ? " " + header->format : std::string(" image");
+    const bool sized = header && header->sizeKnown();
+    text += sized ? " " + sizeText(header->width, header->height) : std::string(" (size not read)");
+    const int64_t w = format.width;
+    const int64_t h = format.height;
+    if (sized && header->width == w && header->height == h) {
+        text += ", kept at ";
+    } else if (sized && header->width >= w && header->height >= h) {
+        text += ", reduced to ";
+    } else if (sized && header->width <= w && header->height <= h) {
+        text += ", enlarged to ";
+    } else {
+        text += ", resized to ";
+    }
+    text += sizeText(w, h);
+    if (format.channels == 1) {
+        text += " grey";
+    } else {
+        text += colour ? " colour" : " colour (the grey copied to 3 channels)";
+    }
+    if (sized && header->width * h != header->height * w) {
+        text += " (stretched: the aspect ratio is not kept)";
+    }
+    if (inputSize > std::max(w, h)) {
+        text += ", padded to " + sizeText(inputSize, inputSize);
+    } else if (inputSize < std::max(w, h)) {
+        text += ", centre-cropped to " + sizeText(inputSize, inputSize);
+    }
+    return text;
+}
+
+bool hasColour(const torch::Tensor& rgb) // uint8 [3, H, W]
+{
+    const auto wide = rgb.to(torch::kInt16);
+    return (std::get<0>(wide.max(0)) - std::get<0>(wide.min(0))).max().item<int>() > kColourSpread;
+}
+
+} // namespace
 
 struct Predictor::State {
     LoadedRun run;
@@ -18,6 +77,8 @@ struct Predictor::State {
     UtilityMatrix utility;
     DecisionRule rule;
     std::optional<double> deferUtility;
+    std::optional<OodFit> ood; // absent: oodNote says why
+    std::string oodNote;
 
     State(LoadedRun loaded, torch::Device d)
         : run(std::move(loaded))
@@ -29,13 +90,39 @@ struct Predictor::State {
         if (deferUtility && !decisionRuleInfo(rule).supportsDefer) {
             deferUtility.reset(); // cannot happen for a config that validated; stay usable anyway
         }
+        loadOod();
     }
 
-    Prediction predict(const torch::Tensor& image, const std::string& source, int topK)
+    // A missing, damaged or stale fit leaves the run usable: every prediction then says that
+    // unfamiliar images are not flagged, and why.
+    void loadOod()
+    {
+        const std::string path = RunFolder(run.directory).path(kOodFitFile);
+        const std::string refit = " (fit it: lbd ood " + run.directory + " --fit); unfamiliar images are not flagged";
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) {
+            oodNote = "this run has no out-of-distribution fit" + refit;
+            return;
+        }
+        try {
+            OodFit fit = loadOodFit(path, run.modelSpec.particles, run.model->featureDim());
+            if (fit.checkpointEpoch != run.epoch) {
+                oodNote = path + " was fitted on the model of epoch " + std::to_string(fit.checkpointEpoch)
+                          + ", the checkpoint is of epoch " + std::to_string(run.epoch) + refit;
+                return;
+            }
+            ood = std::move(fit);
+        } catch (const InputError& error) {
+            oodNote = std::string(error.what()) + refit;
+        }
+    }
+
+    Prediction predict(const torch::Tensor& image, const std::string& source, int topK, std::string inputDescription)
     {
         c10::InferenceMode inference;
         const auto input = preprocessBatch(image.unsqueeze(0).to(device), run.manifest.inputSize, run.manifest.normalization);
-        const auto probabilities = torch::softmax(run.model->forward(input).to(torch::kFloat32), -1).to(torch::kFloat64).cpu(); // [M,1,C]
+        const ParticleOutput output = run.model->forwardWithFeatures(input);
+        const auto probabilities = torch::softmax(output.logits.to(torch::kFloat32), -1).to(torch::kFloat64).cpu(); // [M,1,C]
         const auto mean = probabilities.mean(0)[0];
         const Decisions decided = decide(probabilities, utility, rule, deferUtility);
         const UncertaintyBatch uncertainty = computeUncertainty(probabilities);
@@ -64,7 +151,36 @@ struct Predictor::State {
         const auto scores = decided.scores[0].to(torch::kFloat64).contiguous();
         prediction.decisionScores.assign(scores.data_ptr<double>(), scores.data_ptr<double>() + classes);
         prediction.uncertainty = uncertainty.image(0);
+        prediction.inputDescription = std::move(inputDescription);
+        if (ood) {
+            OodCheck check;
+            check.method = oodMethodName(ood->method);
+            check.score = oodScores(*ood, ood->method, output.features.to(torch::kFloat64).cpu(),
+                                    output.logits.to(torch::kFloat64).cpu())
+                              .item<double>();
+            check.threshold = ood->threshold();
+            check.caution = check.score > check.threshold;
+            check.fittedOn = ood->source;
+            check.passRate = ood->passRate;
+            prediction.ood = check;
+        } else {
+            prediction.oodNote = oodNote;
+        }
         return prediction;
+    }
+
+    // `decodeRgb` decodes the same image as 3 channels at the run's size, to tell colour from grey
+    // when the run's own format is grey.
+    template <typename DecodeRgb>
+    std::string describe(const std::optional<ImageHeader>& header, const torch::Tensor& image, DecodeRgb decodeRgb) const
+    {
+        const ImageFormat f = format();
+        torch::Tensor rgb = image;
+        if (f.channels != 3) {
+            rgb = torch::empty({3, f.height, f.width}, torch::kUInt8);
+            decodeRgb(rgb.data_ptr<uint8_t>());
+        }
+        return describeInput(header, hasColour(rgb), f, run.manifest.inputSize);
     }
 
     ImageFormat format() const
@@ -86,7 +202,10 @@ Prediction Predictor::predictFile(const std::string& path, int topK)
     const ImageFormat format = m_state->format();
     auto image = torch::empty({format.channels, format.height, format.width}, torch::kUInt8);
     decodeImageFile(path, format, image.data_ptr<uint8_t>());
-    return m_state->predict(image, path, topK);
+    const std::vector<uint8_t> head = readFileHead(path, kHeaderBytes);
+    return m_state->predict(image, path, topK, m_state->describe(parseImageHeader(head.data(), head.size()), image, [&](uint8_t* rgb) {
+        decodeImageFile(path, {3, format.height, format.width}, rgb);
+    }));
 }
 
 Prediction Predictor::predictBytes(const std::vector<uint8_t>& encoded, const std::string& label, int topK)
@@ -94,7 +213,9 @@ Prediction Predictor::predictBytes(const std::vector<uint8_t>& encoded, const st
     const ImageFormat format = m_state->format();
     auto image = torch::empty({format.channels, format.height, format.width}, torch::kUInt8);
     decodeImageBytes(encoded, label, format, image.data_ptr<uint8_t>());
-    return m_state->predict(image, label, topK);
+    return m_state->predict(image, label, topK, m_state->describe(parseImageHeader(encoded.data(), encoded.size()), image, [&](uint8_t* rgb) {
+        decodeImageBytes(encoded, label, {3, format.height, format.width}, rgb);
+    }));
 }
 
 void Predictor::setUtility(const UtilityMatrix& utility)
@@ -130,5 +251,18 @@ std::optional<double> Predictor::deferUtility() const { return m_state->deferUti
 const RunDecisions& Predictor::runDecisions() const { return m_state->run.decisions; }
 const std::vector<std::string>& Predictor::classNames() const { return m_state->run.manifest.classNames; }
 int64_t Predictor::particleCount() const { return m_state->run.modelSpec.particles; }
+
+std::string Predictor::oodSummary() const
+{
+    const auto& ood = m_state->ood;
+    if (!ood) {
+        return m_state->oodNote;
+    }
+    return oodMethodName(ood->method) + " score fitted on " + std::to_string(ood->images) + " " + ood->source
+           + "; images scoring above " + numberText(ood->threshold(), 4) + " (which "
+           + std::to_string(static_cast<int>(std::lround(ood->passRate * 100))) + " % of them pass) get a caution";
+}
+
+bool Predictor::hasOodFit() const { return m_state->ood.has_value(); }
 
 } // namespace lbd

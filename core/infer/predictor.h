@@ -1,7 +1,8 @@
 #pragma once
 // Classifies image files of any size, colour or grey, with a trained run: decoded with OpenCV,
 // converted to the run's input format and normalisation, then every particle's distribution,
-// the uncertainties and the decision under the run's (or a chosen) utility matrix and rule.
+// the uncertainties and the decision under the run's (or a chosen) utility matrix and rule, what
+// was done to the image, and the out-of-distribution check when the run has a fit (ood.json).
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,10 @@ public:
     const RunDecisions& runDecisions() const; // what the run itself recorded (and its notes)
     const std::vector<std::string>& classNames() const;
     int64_t particleCount() const;
+    // Whether images get an out-of-distribution check (RUN/ood.json fitted on this checkpoint),
+    // and in words: the score and what it was fitted on, or why there is no check.
+    bool hasOodFit() const;
+    std::string oodSummary() const;
 
 private:
     struct State;

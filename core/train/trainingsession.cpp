@@ -10,6 +10,7 @@
 #include "core/dist/communicator.h"
 #include "core/dist/shardedevaluation.h"
 #include "core/eval/evaluator.h"
+#include "core/eval/oodscore.h"
 #include "core/eval/reportjson.h"
 #include "core/lbd/utilitymatrix.h"
 #include "core/lbd/utilitysetting.h"
@@ -609,6 +610,18 @@ void TrainingSession::State::writeFinalFiles(const EpochMetrics& metrics)
     }
     saveTestProbabilities(folder.path(RunFolder::kTestProbabilities), finalTest.probabilities, finalTest.labels, names);
     exportPythonWeights(folder.path(RunFolder::kWeights), *model, names, modelSpec, normalization);
+    // The out-of-distribution caution (core/eval/oodscore.h), fitted on the final model. A failure
+    // leaves the run without it, which Classify and `lbd predict` then say, instead of failing a
+    // trained run; `lbd ood RUN --fit` can fit it later.
+    try {
+        const bool validation = data.dataset.validation.size() > 0;
+        saveOodFit(fitOodOnSplit(model, validation ? data.dataset.validation : data.dataset.train, data.dataset.format, device,
+                                 config.augment, normalization, validation ? "validation split" : "training images",
+                                 metrics.epoch),
+                   folder.path(kOodFitFile));
+    } catch (const std::exception& error) {
+        message(std::string("no out-of-distribution fit: ") + error.what());
+    }
     // report.json last: its presence says the run's results are complete.
     folder.writeJson(RunFolder::kReport, report);
     finalReport = metrics.evaluation;
