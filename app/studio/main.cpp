@@ -6,6 +6,9 @@
 #include "ui/pages/classifypage.h"
 #include "ui/panels/experimentpanel.h"
 
+#include "core/infer/runstate.h"
+#include "core/train/runsroot.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -100,13 +103,27 @@ int main(int argc, char** argv)
 
     // `lbd-studio RUN_DIR` opens a run; `lbd-studio IMAGE...` classifies (the desktop entry's %F).
     QStringList images;
+    bool runNamed = false;
     for (const QString& argument : parser.positionalArguments()) {
         if (QFileInfo(argument).isDir()) {
+            runNamed = true;
             if (!window.openRun(QFileInfo(argument).absoluteFilePath())) {
                 std::fprintf(stderr, "lbd-studio: %s could not be opened as a run\n", qPrintable(argument));
             }
         } else {
             images << QFileInfo(argument).absoluteFilePath();
+        }
+    }
+    if (!images.isEmpty() && !runNamed) {
+        // Images without a run: the last *finished* run classifies them, not whichever run the
+        // session showed last (it may have stopped at epoch 2 of 20); the header says which and why.
+        if (const auto choice = lbd::chooseRunForImages(window.shownRun().toStdString(), lbd::defaultRunsRoot())) {
+            const QString chosen = QString::fromStdString(choice->directory);
+            if (chosen != window.shownRun() && !window.openRun(chosen)) {
+                std::fprintf(stderr, "lbd-studio: %s could not be opened as a run\n", qPrintable(chosen));
+            }
+            window.classifyPage()->setRunReason(QString::fromStdString(choice->reason));
+            std::fprintf(stderr, "lbd-studio: classifying with %s: %s\n", qPrintable(chosen), choice->reason.c_str());
         }
     }
     if (!images.isEmpty()) {

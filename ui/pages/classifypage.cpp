@@ -2,6 +2,7 @@
 #include "ui/style/decisionruletext.h"
 
 #include "core/infer/predictor.h"
+#include "core/infer/runstate.h"
 #include "ui/engine/classifyjob.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
@@ -189,9 +190,15 @@ void ClassifyPage::buildUi()
 
 void ClassifyPage::setRun(const QString& runDirectory)
 {
+    if (runDirectory != m_runDirectory) {
+        m_runReason.clear();
+    }
     m_runDirectory = runDirectory;
     m_predictor.reset();
     m_loadError.clear();
+    m_oodSummary.clear();
+    m_hasOodFit = false;
+    readRunState();
     m_stack->setCurrentIndex(1);
     const std::string directory = runDirectory.toStdString();
     // Queued behind the classifications still running with the previous run's predictor; their
@@ -200,6 +207,20 @@ void ClassifyPage::setRun(const QString& runDirectory)
                  [this](std::shared_ptr<lbd::Predictor> predictor) { onLoaded(std::move(predictor)); },
                  [this](const QString& error) { onLoadFailed(error); });
     updateStatus();
+}
+
+void ClassifyPage::setRunReason(const QString& reason)
+{
+    m_runReason = reason;
+    updateStatus();
+}
+
+void ClassifyPage::readRunState()
+{
+    // A few small JSON files: read on the GUI thread, like the Runs page's rows.
+    const lbd::RunSummary summary = lbd::readRunSummary(m_runDirectory.toStdString());
+    m_runState = QString::fromStdString(lbd::runStateText(summary));
+    m_runFinished = summary.state == "finished";
 }
 
 void ClassifyPage::onLoadFailed(const QString& error)
@@ -227,6 +248,9 @@ void ClassifyPage::onLoaded(std::shared_ptr<lbd::Predictor> predictor)
     m_runUtility = m_predictor->utility();
     m_runNotes = qStringList(m_predictor->runDecisions().notes);
     m_particles = int(m_predictor->particleCount());
+    m_oodSummary = QString::fromStdString(m_predictor->oodSummary());
+    m_hasOodFit = m_predictor->hasOodFit();
+    readRunState(); // a run that was training when it was set may have finished or stopped since
     m_topK->setMaximum(std::max(1, int(m_runClassNames.size())));
     updateStatus();
     emit predictorLoaded(true, QString());
@@ -462,6 +486,9 @@ void ClassifyPage::updateListItem(int index)
                            : tr("\n  %1 (pbar %2)")
                                  .arg(m_runClassNames.value(int(p.decidedClass)))
                                  .arg(p.meanProbabilities[size_t(p.argmaxClass)], 0, 'f', 2);
+        if (p.ood && p.ood->caution) {
+            text += tr("\n  caution: unlike the training images");
+        }
         break;
     }
     case EntryState::Failed: text += tr("\n  error: not classified"); break;
@@ -492,6 +519,10 @@ QString ClassifyPage::decisionText() const { return m_result->decisionText(); }
 
 QString ClassifyPage::warningText() const { return m_result->warningText(); }
 
+QString ClassifyPage::cautionText() const { return m_result->cautionText(); }
+
+QString ClassifyPage::inputText() const { return m_result->inputText(); }
+
 int ClassifyPage::particleSeriesCount() const { return m_result->particleSeriesCount(); }
 
 void ClassifyPage::updateStatus()
@@ -509,8 +540,12 @@ void ClassifyPage::updateStatus()
         text = tr("<b style='color:#b00020'>The run %1 could not be loaded: %2</b>").arg(run, m_loadError.toHtmlEscaped());
     } else {
         const std::optional<double> defer = m_document->effectiveDeferUtility();
-        text = tr("Run <b>%1</b>: M = %2 particles, %3 classes; deciding with %4 and the %5%6.")
-                   .arg(run.toHtmlEscaped())
+        // An unfinished model is said in the same breath as the run's name: its answers are those
+        // of a model stopped part-way.
+        const QString state = m_runFinished ? tr("%1").arg(m_runState.toHtmlEscaped())
+                                            : tr("<b style='color:#b00020'>%1: not a finished model</b>").arg(m_runState.toHtmlEscaped());
+        text = tr("Run <b>%1</b> (%2): M = %3 particles, %4 classes; deciding with %5 and the %6%7.")
+                   .arg(run.toHtmlEscaped(), state)
                    .arg(m_particles)
                    .arg(m_runClassNames.size())
                    .arg(matrixDescription(), decisionRuleTitle(rule()),
@@ -527,6 +562,12 @@ void ClassifyPage::updateStatus()
         if (!m_runNotes.isEmpty()) {
             text += tr("<br><span style='color:#7a4a00'><b>Note:</b> %1</span>").arg(m_runNotes.join(QStringLiteral(" ")).toHtmlEscaped());
         }
+        text += m_hasOodFit ? tr("<br>Unfamiliar images: %1.").arg(m_oodSummary.toHtmlEscaped())
+                            : tr("<br><span style='color:#7a4a00'><b>Unfamiliar images are not flagged:</b> %1.</span>")
+                                  .arg(m_oodSummary.toHtmlEscaped());
+    }
+    if (!m_runReason.isEmpty()) {
+        text += tr("<br>Chosen as %1.").arg(m_runReason.toHtmlEscaped());
     }
     m_status->setText(text);
 }

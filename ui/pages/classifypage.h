@@ -65,6 +65,11 @@ public:
     // classifies the list again with it.
     void setRun(const QString& runDirectory);
     QString runDirectory() const { return m_runDirectory; }
+    // Why this run classifies (`lbd-studio IMAGE...` chose the last finished one), shown in the
+    // header until another run is set.
+    void setRunReason(const QString& reason);
+    // The run's state as its folder says ("finished (6 epochs)", "stopped at epoch 2/20").
+    QString runState() const { return m_runState; }
     bool predictorReady() const { return m_predictor != nullptr; }
 
     // Adds the files to the list and classifies them (the drop, Open... and the tests call this).
@@ -93,6 +98,10 @@ public:
     QString entryErrorText() const;
     QString decisionText() const;
     QString warningText() const;
+    // The selected image's out-of-distribution line (a caution, "like the run's images", or why
+    // it was not checked) and what was done to it ("colour PNG 640x480, reduced to 28x28 grey ...").
+    QString cautionText() const;
+    QString inputText() const;
     int particleSeriesCount() const;
     int particleTableRows() const;
     bool emptyStateShown() const;
@@ -124,6 +133,7 @@ private:
     void updateListItem(int index);
     void showCurrent();
     void updateStatus();
+    void readRunState();
     void openFiles();
     // Classifies the local files of a drop or the clipboard, else its image (labelled `imageLabel`
     // with a running number); says which remote URLs it will not download. False: nothing to classify.
@@ -136,6 +146,11 @@ private:
     LatestRequest<std::shared_ptr<lbd::Predictor>> m_load{&m_pool};
 
     QString m_runDirectory;
+    QString m_runState;    // runStateText of the folder, read when the run is set and loaded
+    bool m_runFinished = false;
+    QString m_runReason;
+    QString m_oodSummary;  // the predictor's: the fit, or why there is none
+    bool m_hasOodFit = false;
     std::shared_ptr<lbd::Predictor> m_predictor;
     QStringList m_runClassNames;
     lbd::UtilityMatrix m_runUtility;

@@ -61,6 +61,21 @@ PredictionView::PredictionView(QWidget* parent) : QWidget(parent)
                               .arg(QStringLiteral("%1%").arg(kUncertainEntropyFraction * 100))
                               .arg(kDisagreementNats));
 
+    // Above the decision: a caution makes the decision below it read as what it is.
+    m_caution = new QLabel(this);
+    m_caution->setObjectName(QStringLiteral("classifyCaution"));
+    m_caution->setWordWrap(true);
+    m_caution->setTextFormat(Qt::RichText);
+    m_caution->setToolTip(tr("An out-of-distribution score fitted on the run's own images (its validation split, else its "
+                             "training images): an image scoring above the value that 95 % of them pass is unlike "
+                             "everything the run was trained on, and its probabilities say nothing about it. "
+                             "(lbd ood RUN --fit fits it for a run that has none.)"));
+    m_input = new QLabel(this);
+    m_input->setObjectName(QStringLiteral("classifyInput"));
+    m_input->setWordWrap(true);
+    m_input->setToolTip(tr("What was done to the image before the model saw it: decoded, converted to the run's "
+                           "channels, resized to the run's image size (stretched), then padded or cropped to its input."));
+
     m_total = gauge(QStringLiteral("gaugeTotal"),
                     tr("Total uncertainty: the entropy H(pbar) of the predictive distribution, in nats (natural log). "
                        "0 = all probability on one class; the bar is full at ln C, all classes equally likely."),
@@ -93,6 +108,8 @@ PredictionView::PredictionView(QWidget* parent) : QWidget(parent)
 
     auto* summary = new QVBoxLayout;
     summary->addWidget(m_title);
+    summary->addWidget(m_input);
+    summary->addWidget(m_caution);
     summary->addWidget(m_decision);
     summary->addLayout(gauges);
     summary->addWidget(m_warning);
@@ -153,6 +170,8 @@ void PredictionView::showPending(const QString& titleHtml, const QImage& thumbna
 {
     m_title->setText(titleHtml);
     m_decision->clear();
+    m_caution->hide();
+    m_input->clear();
     m_warning->hide();
     m_particleTable->setRowCount(0);
     m_topPlot->clearPlottables();
@@ -167,6 +186,10 @@ QString PredictionView::decisionText() const { return m_decision->text(); }
 
 QString PredictionView::warningText() const { return m_warning->isHidden() ? QString() : m_warning->text(); }
 
+QString PredictionView::cautionText() const { return m_caution->isHidden() ? QString() : m_caution->text(); }
+
+QString PredictionView::inputText() const { return m_input->text(); }
+
 int PredictionView::particleTableRows() const { return m_particleTable->rowCount(); }
 
 void PredictionView::showPrediction(const lbd::Prediction& p, const Labels& labels, const QImage& thumbnail)
@@ -179,6 +202,34 @@ void PredictionView::showPrediction(const lbd::Prediction& p, const Labels& labe
     setImage(thumbnail);
     m_title->setText(tr("<b>%1</b>").arg(labels.displayName.toHtmlEscaped()));
     m_title->setToolTip(labels.source);
+    m_input->setText(p.inputDescription.empty() ? QString()
+                                                : tr("Input: %1.").arg(QString::fromStdString(p.inputDescription)));
+
+    if (p.ood && p.ood->caution) {
+        m_caution->setText(tr("<b>Caution: this image is unlike the run's %1.</b> Its %2 score %3 is above %4, the value "
+                              "that %5 % of them pass, so the decision and the probabilities below may mean nothing "
+                              "for it.")
+                               .arg(QString::fromStdString(p.ood->fittedOn).toHtmlEscaped(),
+                                    QString::fromStdString(p.ood->method).toHtmlEscaped())
+                               .arg(p.ood->score, 0, 'g', 4)
+                               .arg(p.ood->threshold, 0, 'g', 4)
+                               .arg(p.ood->passRate * 100, 0, 'f', 0));
+        m_caution->setStyleSheet(QStringLiteral("color: #b00020; background: #fde7ea; padding: 6px; "
+                                                "border: 1px solid #b00020; border-radius: 3px;"));
+    } else if (p.ood) {
+        m_caution->setText(tr("Like the run's %1: %2 score %3, within the %4 that %5 % of them pass.")
+                               .arg(QString::fromStdString(p.ood->fittedOn).toHtmlEscaped(),
+                                    QString::fromStdString(p.ood->method).toHtmlEscaped())
+                               .arg(p.ood->score, 0, 'g', 4)
+                               .arg(p.ood->threshold, 0, 'g', 4)
+                               .arg(p.ood->passRate * 100, 0, 'f', 0));
+        m_caution->setStyleSheet(QStringLiteral("color: #1b5e20;"));
+    } else {
+        m_caution->setText(tr("Not checked for being unlike the training images: %1.")
+                               .arg(QString::fromStdString(p.oodNote).toHtmlEscaped()));
+        m_caution->setStyleSheet(QStringLiteral("color: #7a4a00;"));
+    }
+    m_caution->show();
 
     // Decision next to argmax; "deferred" (with r and the confidence it fell short of) when the
     // defer option refers the image to a person.

@@ -3,7 +3,8 @@
 // the plain argmax, gauges for the total / aleatoric / epistemic uncertainty and the vote
 // disagreement, a plain-language warning when the ensemble is unsure or disagrees, a top-k chart
 // of pbar, each particle's distribution over the same classes, and a table of the particles'
-// top-1 classes. It only displays a lbd::Prediction (a value type); the Classify page owns the
+// top-1 classes, what was done to the image (its size and colour against the run's input), and
+// whether the image is unlike the run's own (the out-of-distribution caution). It only displays a lbd::Prediction (a value type); the Classify page owns the
 // list of images and the predictor.
 #include <QImage>
 #include <QString>
@@ -48,6 +49,9 @@ public:
 
     QString decisionText() const;
     QString warningText() const; // empty when no warning is shown
+    // The out-of-distribution line: a caution, "like the run's images", or why it was not checked.
+    QString cautionText() const;
+    QString inputText() const;   // what was done to the image before the model saw it
     int particleTableRows() const;
     int particleSeriesCount() const { return m_particleSeries; }
 
@@ -58,6 +62,8 @@ private:
     QLabel* m_title = nullptr;
     QLabel* m_decision = nullptr;
     QLabel* m_warning = nullptr;
+    QLabel* m_caution = nullptr;
+    QLabel* m_input = nullptr;
     QProgressBar* m_total = nullptr;
     QProgressBar* m_aleatoric = nullptr;
     QProgressBar* m_epistemic = nullptr;
