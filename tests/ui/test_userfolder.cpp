@@ -133,6 +133,9 @@ private slots:
         QVERIFY2(summary.contains(QStringLiteral("digit0 30")) && summary.contains(QStringLiteral("digit9 5")), qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("class digit9 has only 5 training images")), qPrintable(summary));
         QCOMPARE(section->warningCount(), 4); // digit6..digit9 hold fewer than 10
+        // The shared decision matrix (Utility page, Decision lab, Classify) is about these classes.
+        QCOMPARE(window.utilityDocument()->classNames().front(), QStringLiteral("digit0"));
+        QCOMPARE(window.utilityDocument()->classCount(), 10);
 
         // A long tail is an explicit choice, and the summary says what it keeps.
         auto* profile = section->findChild<QComboBox*>(QStringLiteral("longTailProfile"));

@@ -156,6 +156,12 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
                 validate();
             }
         });
+        if (!m_loading) {
+            // A folder read in the background names its classes only now: the shared matrix and
+            // the checks against the classes follow them.
+            validate();
+            emit configChanged();
+        }
     }
     updateDecisionLabel();
     // The first launch fits the machine: quick-cpu without a CUDA device (presetlibrary.h).
