@@ -182,6 +182,16 @@ void TrainingSession::State::loadData()
     // The saved split when resuming, a fresh seeded one otherwise.
     message("loading " + config.data.dataset + " data");
     data = resume ? prepareData(config.data, loadLongTailSplit(folder.path(RunFolder::kSplit))) : prepareData(config.data);
+    if (distributed.rank == 0) {
+        // The counts it trains on, and the classes too small to learn or measure, before it starts.
+        const DataSummary summary = summarizeData(data, config.data);
+        for (const std::string& line : summary.lines) {
+            message(line);
+        }
+        for (const std::string& warning : summary.warnings) {
+            message("warning: " + warning);
+        }
+    }
     const Dataset& dataset = data.dataset;
     // Larger images are for the random resized crop (ImageNet's 256 -> 224): training crops and
     // resizes boxes of the whole image, evaluation takes the centre. Otherwise the border would be
@@ -209,16 +219,6 @@ void TrainingSession::State::buildModelAndObjective()
     ObjectiveSpec objectiveSpec = trainingObjective(config, trainingUtility);
     objectiveSpec.validateFor(dataset.classCount());
     if (const auto warning = trainingUtilityWarning(objectiveSpec, trainingUtility)) {
-    if (distributed.rank == 0) {
-        // The counts it trains on, and the classes too small to learn or measure, before it starts.
-        const DataSummary summary = summarizeData(data, config.data);
-        for (const std::string& line : summary.lines) {
-            message(line);
-        }
-        for (const std::string& warning : summary.warnings) {
-            message("warning: " + warning);
-        }
-    }
         message("warning: " + *warning);
     }
     if (const auto warning = utilityScaleWarning(objectiveSpec, trainingUtility, data.trainCounts)) {
@@ -583,6 +583,10 @@ void TrainingSession::record(const EpochMetrics& recorded)
 void TrainingSession::State::writeFinalFiles(const EpochMetrics& metrics)
 {
     nlohmann::json report = {{"evaluation", reportToJson(*metrics.evaluation)},
+                             {"protocol", protocolName(config.protocol)},
+                             // Which held-out set the report is about (ImageNet-LT: the validation list by default).
+                             {"evaluated_on", config.data.testList.empty() ? std::string("test split")
+                                                                           : "list " + config.data.testList},
                              {"training_utility", config.objective.utility.describe()},
                              {"training_utility_form", utilityFormName(config.objective.utilityForm)},
                              {"training_utility_active", objective->utilityActive()},
@@ -645,10 +649,6 @@ std::optional<EvaluationReport> TrainingSession::completeFinalFiles()
 bool hasAllFinalFiles(const RunFolder& folder, bool withValidation)
 {
     for (const char* file : {RunFolder::kTestProbabilities, RunFolder::kWeights, RunFolder::kReport}) {
-                             {"protocol", protocolName(config.protocol)},
-                             // Which held-out set the report is about (ImageNet-LT: the validation list by default).
-                             {"evaluated_on", config.data.testList.empty() ? std::string("test split")
-                                                                           : "list " + config.data.testList},
         if (!folder.exists(file)) {
             return false;
         }
