@@ -2,7 +2,6 @@
 #include "ui/style/decisionruletext.h"
 
 #include "core/infer/predictor.h"
-#include "core/infer/runstate.h"
 #include "ui/engine/classifyjob.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
@@ -190,15 +189,10 @@ void ClassifyPage::buildUi()
 
 void ClassifyPage::setRun(const QString& runDirectory)
 {
-    if (runDirectory != m_runDirectory) {
-        m_runReason.clear();
-    }
     m_runDirectory = runDirectory;
     m_predictor.reset();
     m_loadError.clear();
-    m_oodSummary.clear();
-    m_hasOodFit = false;
-    readRunState();
+    m_header.setRun(runDirectory);
     m_stack->setCurrentIndex(1);
     const std::string directory = runDirectory.toStdString();
     // Queued behind the classifications still running with the previous run's predictor; their
@@ -211,16 +205,8 @@ void ClassifyPage::setRun(const QString& runDirectory)
 
 void ClassifyPage::setRunReason(const QString& reason)
 {
-    m_runReason = reason;
+    m_header.setReason(reason);
     updateStatus();
-}
-
-void ClassifyPage::readRunState()
-{
-    // A few small JSON files: read on the GUI thread, like the Runs page's rows.
-    const lbd::RunSummary summary = lbd::readRunSummary(m_runDirectory.toStdString());
-    m_runState = QString::fromStdString(lbd::runStateText(summary));
-    m_runFinished = summary.state == "finished";
 }
 
 void ClassifyPage::onLoadFailed(const QString& error)
@@ -248,9 +234,8 @@ void ClassifyPage::onLoaded(std::shared_ptr<lbd::Predictor> predictor)
     m_runUtility = m_predictor->utility();
     m_runNotes = qStringList(m_predictor->runDecisions().notes);
     m_particles = int(m_predictor->particleCount());
-    m_oodSummary = QString::fromStdString(m_predictor->oodSummary());
-    m_hasOodFit = m_predictor->hasOodFit();
-    readRunState(); // a run that was training when it was set may have finished or stopped since
+    m_header.setOod(m_predictor->hasOodFit(), QString::fromStdString(m_predictor->oodSummary()));
+    m_header.setRun(m_runDirectory); // a run that was training when it was set may have finished or stopped since
     m_topK->setMaximum(std::max(1, int(m_runClassNames.size())));
     updateStatus();
     emit predictorLoaded(true, QString());
@@ -532,44 +517,29 @@ void ClassifyPage::updateStatus()
         m_status->setText(tr("No run yet."));
         return;
     }
-    const QString run = QFileInfo(m_runDirectory).fileName();
-    QString text;
     if (m_load.isRunning()) {
-        text = tr("Loading run %1...").arg(run);
-    } else if (!m_predictor) {
-        text = tr("<b style='color:#b00020'>The run %1 could not be loaded: %2</b>").arg(run, m_loadError.toHtmlEscaped());
-    } else {
-        const std::optional<double> defer = m_document->effectiveDeferUtility();
-        // An unfinished model is said in the same breath as the run's name: its answers are those
-        // of a model stopped part-way.
-        const QString state = m_runFinished ? tr("%1").arg(m_runState.toHtmlEscaped())
-                                            : tr("<b style='color:#b00020'>%1: not a finished model</b>").arg(m_runState.toHtmlEscaped());
-        text = tr("Run <b>%1</b> (%2): M = %3 particles, %4 classes; deciding with %5 and the %6%7.")
-                   .arg(run.toHtmlEscaped(), state)
-                   .arg(m_particles)
-                   .arg(m_runClassNames.size())
-                   .arg(matrixDescription(), decisionRuleTitle(rule()),
-                        defer ? tr(", deferring below r = %1").arg(*defer) : QString());
-        if (!usesDocumentMatrix()) {
-            text += tr(" The Utility page's matrix is for %1 classes of another data set.").arg(m_document->classCount());
-        } else if (m_document->classNames() != m_runClassNames) {
-            text += tr(" (The Utility page names the classes %1..., the run %2...; matched by position, head to tail.)")
-                        .arg(m_document->classNames().value(0).toHtmlEscaped(), m_runClassNames.value(0).toHtmlEscaped());
-        }
-        if (const int running = runningCount(); running > 0) {
-            text += tr(" Classifying %n image(s)...", nullptr, running);
-        }
-        if (!m_runNotes.isEmpty()) {
-            text += tr("<br><span style='color:#7a4a00'><b>Note:</b> %1</span>").arg(m_runNotes.join(QStringLiteral(" ")).toHtmlEscaped());
-        }
-        text += m_hasOodFit ? tr("<br>Unfamiliar images: %1.").arg(m_oodSummary.toHtmlEscaped())
-                            : tr("<br><span style='color:#7a4a00'><b>Unfamiliar images are not flagged:</b> %1.</span>")
-                                  .arg(m_oodSummary.toHtmlEscaped());
+        m_status->setText(m_header.loadingHtml());
+        return;
     }
-    if (!m_runReason.isEmpty()) {
-        text += tr("<br>Chosen as %1.").arg(m_runReason.toHtmlEscaped());
+    if (!m_predictor) {
+        m_status->setText(m_header.failedHtml(m_loadError));
+        return;
     }
-    m_status->setText(text);
+    ClassifyPageStatus::Decisions decisions;
+    decisions.particles = m_particles;
+    decisions.classes = int(m_runClassNames.size());
+    decisions.matrix = matrixDescription();
+    decisions.ruleTitle = decisionRuleTitle(rule());
+    decisions.defer = m_document->effectiveDeferUtility();
+    if (!usesDocumentMatrix()) {
+        decisions.matrixRemark = tr(" The Utility page's matrix is for %1 classes of another data set.").arg(m_document->classCount());
+    } else if (m_document->classNames() != m_runClassNames) {
+        decisions.matrixRemark = tr(" (The Utility page names the classes %1..., the run %2...; matched by position, head to tail.)")
+                                     .arg(m_document->classNames().value(0).toHtmlEscaped(), m_runClassNames.value(0).toHtmlEscaped());
+    }
+    decisions.running = runningCount();
+    decisions.notes = m_runNotes;
+    m_status->setText(m_header.loadedHtml(decisions));
 }
 
 // ---- Detail view ----------------------------------------------------------------------------

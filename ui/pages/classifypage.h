@@ -23,6 +23,7 @@
 #include "core/lbd/utilitymatrix.h"
 #include "ui/background/latestrequest.h"
 #include "ui/engine/classifyjob.h"
+#include "ui/pages/classifypagestatus.h"
 
 class QLabel;
 class QListWidget;
@@ -69,7 +70,7 @@ public:
     // header until another run is set.
     void setRunReason(const QString& reason);
     // The run's state as its folder says ("finished (6 epochs)", "stopped at epoch 2/20").
-    QString runState() const { return m_runState; }
+    QString runState() const { return m_header.state(); }
     bool predictorReady() const { return m_predictor != nullptr; }
 
     // Adds the files to the list and classifies them (the drop, Open... and the tests call this).
@@ -133,7 +134,6 @@ private:
     void updateListItem(int index);
     void showCurrent();
     void updateStatus();
-    void readRunState();
     void openFiles();
     // Classifies the local files of a drop or the clipboard, else its image (labelled `imageLabel`
     // with a running number); says which remote URLs it will not download. False: nothing to classify.
@@ -146,11 +146,7 @@ private:
     LatestRequest<std::shared_ptr<lbd::Predictor>> m_load{&m_pool};
 
     QString m_runDirectory;
-    QString m_runState;    // runStateText of the folder, read when the run is set and loaded
-    bool m_runFinished = false;
-    QString m_runReason;
-    QString m_oodSummary;  // the predictor's: the fit, or why there is none
-    bool m_hasOodFit = false;
+    ClassifyPageStatus m_header; // the run's state, why it was chosen, the out-of-distribution fit
     std::shared_ptr<lbd::Predictor> m_predictor;
     QStringList m_runClassNames;
     lbd::UtilityMatrix m_runUtility;
