@@ -13,6 +13,7 @@
 #include "ui/app/aboutdialog.h"
 #include "ui/app/appsettings.h"
 #include "ui/app/screenfit.h"
+#include "ui/app/screenfitter.h"
 #include "ui/app/sessionstate.h"
 #include "ui/app/userguide.h"
 #include "ui/app/windowcommands.h"
@@ -77,7 +78,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_pages = new QTabWidget(this);
     m_pages->setObjectName(QStringLiteral("pages"));
     m_pages->setDocumentMode(true);
-    setCentralWidget(m_pages);
+    setCentralWidget(pageScroller(m_pages)); // the widest page scrolls rather than widen the window
     m_trainingPage = new TrainingPage(this);
     m_tailRiskPage = new TailRiskPage(this);
     m_calibrationPage = new CalibrationPage(this);
@@ -141,6 +142,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     m_studiesPage = new StudiesPage(this);
     addPage(m_studiesPage, tr("Studies"), tr("The paper's tables over seeds: run a grid of runs and see mean ± std per cell."));
     connect(m_studiesPage, &StudiesPage::openRequested, this, openFrom(m_studiesPage));
+    // One thing trains at a time: a study's runs already use every core (or GPU).
+    connect(m_studiesPage, &StudiesPage::runningChanged, this, &MainWindow::updateActions);
     connect(this, &MainWindow::runFinished, m_runsPage, &RunsPage::refresh);
     connect(this, &MainWindow::runFailed, m_runsPage, &RunsPage::refresh);
     connect(this, &MainWindow::runShown, m_runsPage, [this](const QString& directory) {
@@ -186,13 +189,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
 
     m_reportError = [this](const QString& title, const QString& message) { showErrorDialog(title, message); };
-    m_confirmClose = [this] { return confirmStopAndQuit(this); };
+    m_confirmClose = [this] { return confirmStopAndQuit(this, stopAndQuitQuestion(*this)); };
 
     // The preset, the last data set and run come back through SessionState::restore (lbd-studio).
     resize(1500, 940);
     restoreGeometry(AppSettings::windowGeometry());
     restoreState(AppSettings::windowState());
     fitToScreen(this); // a geometry saved on a larger screen must not push the status bar off this one
+    new ScreenFitter(this, m_dock, m_pages); // and once shown, with the window manager's frame
     setAcceptDrops(true);
     updateActions();
     m_deviceLabel->setText(tr("Device: %1").arg(deviceText(m_panel->config().train.device, m_panel->dataParallelRanks())));
@@ -217,7 +221,6 @@ void MainWindow::buildActions()
     m_startAction = new QAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Start training"), this);
     m_startAction->setObjectName(QStringLiteral("startAction"));
     m_startAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    m_startAction->setToolTip(tr("Start a run with the experiment panel's settings (Ctrl+R)"));
     connect(m_startAction, &QAction::triggered, this, [this] { startTraining(); });
 
     m_pauseAction = new QAction(style()->standardIcon(QStyle::SP_MediaPause), tr("&Pause"), this);
@@ -275,8 +278,8 @@ void MainWindow::buildActions()
     bar->setObjectName(QStringLiteral("trainingToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addAction(m_startAction);
-    bar->addAction(m_pauseAction);
-    bar->addAction(m_stopAction);
+    bar->addWidget(m_panel->createSummaryLabel(bar));
+    addIconButtons(bar, {m_pauseAction, m_stopAction}); // room at 1024 px
     bar->addSeparator();
     bar->addWidget(m_progress);
     bar->addAction(panelAction);
@@ -310,7 +313,9 @@ void MainWindow::updateActions()
 {
     const TrainingController::State state = m_controller.state();
     const bool idle = state == TrainingController::State::Idle;
-    m_startAction->setEnabled(idle);
+    m_startAction->setEnabled(idle && !m_studiesPage->isRunning());
+    m_startAction->setToolTip(m_studiesPage->isRunning() ? tr("A study is running (Studies page): stop it first")
+                                                         : tr("Start a run with the experiment panel's settings (Ctrl+R)"));
     m_openAction->setEnabled(idle);
     m_pauseAction->setEnabled(m_controller.canPause() && state != TrainingController::State::Stopping);
     m_pauseAction->setText(state == TrainingController::State::Paused ? tr("&Resume") : tr("&Pause"));
@@ -322,7 +327,8 @@ void MainWindow::updateActions()
 
 bool MainWindow::startTraining()
 {
-    if (m_controller.isActive()) {
+    if (m_controller.isActive() || m_studiesPage->isRunning()) {
+        statusBar()->showMessage(tr("Not started: a run or a study (Studies page) is training; stop it first."), 8000);
         return false;
     }
     const QString error = m_panel->validate();
@@ -451,7 +457,7 @@ bool MainWindow::openRun(const QString& directory)
         m_progress->setState(tr("Following"));
         statusBar()->showMessage(tr("%1 is training in another process: following it live.").arg(directory), 8000);
     } else {
-        m_progress->setState(tr("Opened"));
+        m_progress->end(tr("Opened"));
         statusBar()->showMessage(tr("Opened %1 (%2 epochs); Start trains a new run with its settings.").arg(directory).arg(epochs), 8000);
     }
     emit runShown(directory);
@@ -460,7 +466,7 @@ bool MainWindow::openRun(const QString& directory)
 
 void MainWindow::onFollowedRunEnded(const QString& directory, const QString& state, const QString& message)
 {
-    m_progress->setState(tr("Ended elsewhere"));
+    m_progress->end(tr("Ended elsewhere"));
     const QString text = tr("The run followed in %1 is %2%3.").arg(directory, state, message.isEmpty() ? QString() : QStringLiteral(": ") + message);
     m_trainingPage->appendMessage(text);
     statusBar()->showMessage(text, 10000);
@@ -520,9 +526,9 @@ void MainWindow::onEpoch(const lbd::EpochMetrics& metrics)
 
 void MainWindow::onFinished(const TrainingOutcome& outcome)
 {
-    m_progress->setState(outcome.stopped ? tr("Stopped") : tr("Finished"));
+    m_progress->end(outcome.stopped ? tr("Stopped") : tr("Finished"));
     const QString stoppedText = outcome.checkpointEpoch > 0
-        ? tr("Run stopped after %1 epochs; the checkpoint of epoch %2 is kept.").arg(outcome.epochsCompleted).arg(outcome.checkpointEpoch)
+        ? tr("Run stopped after %1 epochs; Runs > Continue training continues from its checkpoint of epoch %2.").arg(outcome.epochsCompleted).arg(outcome.checkpointEpoch)
         : tr("Run stopped after %1 epochs, before its first checkpoint: it cannot be resumed.").arg(outcome.epochsCompleted);
     statusBar()->showMessage(outcome.stopped ? stoppedText : tr("Run finished: %1 epochs.").arg(outcome.epochsCompleted), 10000);
     m_trainingPage->appendMessage(outcome.stopped ? tr("Stopped after epoch %1.").arg(outcome.epochsCompleted)
@@ -539,7 +545,7 @@ void MainWindow::onFinished(const TrainingOutcome& outcome)
 void MainWindow::onFailed(const QString& error)
 {
     m_lastError = error;
-    m_progress->setState(tr("Failed"));
+    m_progress->end(tr("Failed"));
     m_trainingPage->appendMessage(error);
     statusBar()->showMessage(tr("The run failed; see the message."), 10000);
     emit runFailed(error);
@@ -562,14 +568,16 @@ void MainWindow::showErrorDialog(const QString& title, const QString& message)
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (m_controller.isActive()) {
-        if (!m_closeWhenStopped) {
-            if (!m_confirmClose()) {
-                event->ignore();
-                return;
-            }
-            m_closeWhenStopped = true;
+    if ((m_controller.isActive() || m_studiesPage->isRunning()) && !m_closeWhenStopped) {
+        if (!m_confirmClose()) {
+            event->ignore();
+            return;
         }
+        m_closeWhenStopped = true;
+    }
+    // A study's runs stop within one batch; the page waits for them as it is destroyed.
+    m_studiesPage->stopStudy();
+    if (m_controller.isActive()) {
         // Stop within one batch; onFinished / onFailed closes the window once the worker is done.
         m_controller.stop();
         statusBar()->showMessage(tr("Stopping the run before quitting..."));
@@ -579,15 +587,6 @@ void MainWindow::closeEvent(QCloseEvent* event)
     SessionState::save(*this);
     AppSettings::setWindowGeometry(saveGeometry(), saveState());
     QMainWindow::closeEvent(event);
-}
-
-void MainWindow::showEvent(QShowEvent* event)
-{
-    QMainWindow::showEvent(event);
-    if (collapsePanelToFitScreen(this, m_dock)) {
-        statusBar()->showMessage(tr("The experiment panel is collapsed to fit the screen: View > Experiment panel (Ctrl+Shift+E)."), 10000);
-    }
-    fitToScreen(this); // the frame is known now
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -3,6 +3,9 @@
 #include <QGuiApplication>
 #include <QScreen>
 #include <QLayout>
+#include <QMainWindow>
+#include <QScrollArea>
+#include <QStyle>
 #include <QWidget>
 
 #include <algorithm>
@@ -38,23 +41,32 @@ void fitToScreen(QWidget* window)
     }
 }
 
-bool collapsePanelToFitScreen(QWidget* window, QWidget* panel)
+QScrollArea* pageScroller(QWidget* pages)
+{
+    auto* scroller = new QScrollArea;
+    scroller->setObjectName(QStringLiteral("pageScroller"));
+    scroller->setWidget(pages);
+    scroller->setWidgetResizable(true); // as wide as the window allows, never below the pages' minimum
+    scroller->setFrameShape(QFrame::NoFrame);
+    return scroller;
+}
+
+bool collapsePanelToFitScreen(QMainWindow* window, QWidget* panel, QWidget* pages)
 {
     const QScreen* screen = window->screen();
     if (!screen || !panel->isVisible()) {
         return false;
     }
+    // The widths the layouts will ask for, from the widgets' own hints: the window's cached
+    // minimum does not drop when the panel is hidden until the next pass of the event loop.
     const int available = screen->availableGeometry().width();
-    if (window->minimumSizeHint().width() <= available) {
-        return false;
+    const int pagesAlone = pages->minimumSizeHint().width();
+    const int separator = window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, window);
+    const int withPanel = panel->minimumSizeHint().expandedTo(panel->minimumSize()).width() + separator + pagesAlone;
+    if (withPanel <= available || pagesAlone > available) {
+        return false; // room for both, or a screen too small even for the pages alone: collapsing would not help
     }
     panel->hide();
-    window->layout()->activate(); // the window's minimum size drops now, not at the next event loop pass
-    if (window->minimumSizeHint().width() > available) {
-        panel->show(); // a screen too small even for the pages alone: collapsing would not help
-        window->layout()->activate();
-        return false;
-    }
     return true;
 }
 

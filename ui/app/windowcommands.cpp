@@ -1,6 +1,8 @@
 #include "ui/app/windowcommands.h"
 
 #include "ui/app/appsettings.h"
+#include "ui/app/mainwindow.h"
+#include "ui/pages/studiespage.h"
 #include "ui/report/runreport.h"
 #include "ui/widgets/plotexport.h"
 #include "ui/widgets/throttledplot.h"
@@ -16,6 +18,8 @@
 #include <QMimeData>
 #include <QSet>
 #include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
 #include <QUrl>
 
 namespace lbd::ui {
@@ -148,10 +152,35 @@ QAction* panelToggleAction(QDockWidget* dock)
     return action;
 }
 
-bool confirmStopAndQuit(QWidget* parent)
+QString stopAndQuitQuestion(MainWindow& window)
 {
-    return QMessageBox::question(parent, QObject::tr("Training in progress"),
-                                 QObject::tr("A run is training. Stop it (keeping its last checkpoint) and quit?"),
+    const bool training = window.controller()->isActive();
+    const QString study = window.studiesPage()->isRunning() ? QFileInfo(window.studiesPage()->studyFolder()).fileName() : QString();
+    if (training && !study.isEmpty()) {
+        return QObject::tr("A run is training and the study %1 is running. Stop both (the run keeps its last "
+                           "checkpoint, the study its finished runs) and quit?")
+            .arg(study);
+    }
+    if (!study.isEmpty()) {
+        return QObject::tr("The study %1 is running. Stop it (its finished runs are kept: Continue on the Studies "
+                           "page runs the rest) and quit?")
+            .arg(study);
+    }
+    return training ? QObject::tr("A run is training. Stop it (keeping its last checkpoint) and quit?") : QString();
+}
+
+void addIconButtons(QToolBar* bar, std::initializer_list<QAction*> actions)
+{
+    for (QAction* action : actions) {
+        auto* button = new QToolButton(bar); // icon only: QToolButton's own style
+        button->setDefaultAction(action);
+        bar->addWidget(button);
+    }
+}
+
+bool confirmStopAndQuit(QWidget* parent, const QString& question)
+{
+    return QMessageBox::question(parent, QObject::tr("Training in progress"), question,
                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No)
         == QMessageBox::Yes;
 }

@@ -8,15 +8,19 @@
 #include <QStringList>
 
 #include <functional>
+#include <initializer_list>
 
 class QMainWindow;
 class QMenu;
 class QAction;
 class QDockWidget;
 class QMimeData;
+class QToolBar;
 class QWidget;
 
 namespace lbd::ui {
+
+class MainWindow;
 
 // What exportPlotsTo wrote and what it left out (a plot's name and why).
 struct PlotExportSummary {
@@ -45,8 +49,16 @@ QAction* panelToggleAction(QDockWidget* dock);
 // into RUN/report (runreport.h); the status bar says where, or why not.
 QAction* runReportAction(QMainWindow* window, std::function<QString()> shownRun);
 
-// Asks whether to stop the training run (keeping its last checkpoint) and quit.
-bool confirmStopAndQuit(QWidget* parent);
+// What quitting `window` would stop: its training run, the study its Studies page runs, both;
+// empty when neither runs.
+QString stopAndQuitQuestion(MainWindow& window);
+
+// `actions` as icon-only buttons on `bar` (their tooltips name them): the bar's own buttons take
+// its text-beside-icon style, which leaves no room at 1024 px.
+void addIconButtons(QToolBar* bar, std::initializer_list<QAction*> actions);
+
+// Asks `question` (what quitting would stop: the training run, a study) and whether to quit.
+bool confirmStopAndQuit(QWidget* parent, const QString& question);
 
 // The local folders among dropped URLs.
 QStringList droppedFolders(const QMimeData* data);

@@ -172,7 +172,50 @@ void TrainingPage::buildLossPlot()
     for (QCPGraph* g : {m_total, m_weightedCe, m_utility, m_repulsive}) {
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
     }
+    // The DRW line spans the plot's height whatever the loss range: x in epochs, y in fractions
+    // of the axis rectangle.
+    const QColor drwColor(0x6a, 0x3d, 0x9a);
+    m_drwLine = new QCPItemLine(p);
+    m_drwLine->setObjectName(QStringLiteral("drwMarker"));
+    m_drwLine->setPen(QPen(drwColor, 1.5, Qt::DashDotLine));
+    m_drwText = new QCPItemText(p);
+    m_drwText->setColor(drwColor);
+    m_drwText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_drwText->setPadding(QMargins(4, 2, 4, 2));
+    for (QCPItemPosition* position : {m_drwLine->start, m_drwLine->end, m_drwText->position}) {
+        position->setTypeX(QCPItemPosition::ptPlotCoords);
+        position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    }
+    m_drwLine->start->setCoords(0, 0);
+    m_drwLine->end->setCoords(0, 1);
+    m_drwText->position->setCoords(0, 0.02);
+    m_drwLine->setVisible(false);
+    m_drwText->setVisible(false);
 }
+
+void TrainingPage::placeDrwMarker(const lbd::TrainConfig& config)
+{
+    // Re-weighting (and the utility term) starts with epoch drw_epoch + 1 (LbdObjective::setEpoch):
+    // on the batch axis, where epoch e spans (e - 1, e], that is x = drw_epoch. With drw_epoch 0
+    // the weights are on from the first batch and there is no change to mark.
+    const int drw = config.objective.drwEpoch;
+    const bool shown = drw > 0 && drw < config.train.epochs;
+    m_drwLine->setVisible(shown);
+    m_drwText->setVisible(shown);
+    if (shown) {
+        m_drwLine->start->setCoords(drw, 0);
+        m_drwLine->end->setCoords(drw, 1);
+        m_drwText->position->setCoords(drw, 0.02);
+        m_drwText->setText(tr("DRW: re-weighted from epoch %1").arg(drw + 1));
+    }
+}
+
+double TrainingPage::drwMarkerPosition() const
+{
+    return m_drwLine->visible() ? m_drwLine->start->coords().x() : -1.0;
+}
+
+QString TrainingPage::drwMarkerLabel() const { return m_drwText->visible() ? m_drwText->text() : QString(); }
 
 void TrainingPage::buildAccuracyPlot()
 {
@@ -216,6 +259,7 @@ void TrainingPage::beginRun(const RunContext& context)
     for (const auto& series : std::as_const(m_series)) {
         series->clear();
     }
+    placeDrwMarker(context.config);
     m_log->clear();
     if (!context.runDirectory.isEmpty()) {
         appendMessage(tr("Run folder: %1").arg(context.runDirectory));

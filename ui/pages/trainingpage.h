@@ -3,7 +3,8 @@
 // accuracy overall / head / med / tail at each evaluation, the learning rate, and the engine's
 // messages. Plots replot at most every ~40 ms however fast epochs arrive. A smoothing slider
 // (TensorBoard's debiased moving average; the raw batch loss stays faint behind its curve) and a
-// log y axis for the loss and learning rate.
+// log y axis for the loss and learning rate. A labelled vertical line on the loss plot marks where
+// deferred re-weighting (DRW) starts, the usual cause of a jump in the loss.
 #include <QHash>
 #include <QWidget>
 
@@ -13,6 +14,8 @@
 
 class QCheckBox;
 class QCPGraph;
+class QCPItemLine;
+class QCPItemText;
 class QLabel;
 class QSlider;
 class QPlainTextEdit;
@@ -47,6 +50,10 @@ public:
     void setLogY(bool on);
     // Data points over all graphs of all plots (tests check that plots gain points).
     int pointCount() const;
+    // Where the DRW marker stands on the loss plot's epoch axis (objective.drw_epoch: the
+    // weights change after that epoch), and its label; -1 and empty when the run has none.
+    double drwMarkerPosition() const;
+    QString drwMarkerLabel() const;
 
 private:
     QWidget* buildControls();
@@ -55,6 +62,7 @@ private:
     void buildLossPlot();
     void buildAccuracyPlot();
     void buildLearningRatePlot();
+    void placeDrwMarker(const lbd::TrainConfig& config);
 
     ThrottledPlot* m_lossPlot = nullptr;
     ThrottledPlot* m_accuracyPlot = nullptr;
@@ -78,6 +86,8 @@ private:
     QCPGraph* m_testRegion[3] = {nullptr, nullptr, nullptr};
 
     QCPGraph* m_lrBatch = nullptr;
+    QCPItemLine* m_drwLine = nullptr;
+    QCPItemText* m_drwText = nullptr;
 };
 
 } // namespace lbd::ui

@@ -71,6 +71,12 @@ QString DurationEstimator::formatDuration(double seconds)
     return QObject::tr("%1 h").arg(seconds / 3600, 0, 'f', seconds < 10 * 3600 ? 1 : 0);
 }
 
+QString DurationEstimator::shortText(const lbd::TrainConfig& config, int64_t trainImages)
+{
+    const DurationEstimate e = estimate(config, trainImages);
+    return e.seconds < 0 ? QObject::tr("duration unknown") : QStringLiteral("~") + formatDuration(e.seconds);
+}
+
 QString DurationEstimator::text(const lbd::TrainConfig& config, int64_t trainImages)
 {
     const DurationEstimate e = estimate(config, trainImages);

@@ -23,6 +23,8 @@ public:
     static void recordSpeed(const lbd::TrainConfig& config, double imagesPerSecond);
     // "Estimated duration: about 25 s (6 epochs x 14,886 images at ~4,700 img/s, ...)".
     static QString text(const lbd::TrainConfig& config, int64_t trainImages);
+    // "~25 s", or "duration unknown" without a speed for this device and model: for a one-line summary.
+    static QString shortText(const lbd::TrainConfig& config, int64_t trainImages);
     // "45 s", "12 min", "3.4 h".
     static QString formatDuration(double seconds);
 };

@@ -3,6 +3,7 @@
 #include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
 #include "datasets/catalogue.h"
+#include "ui/panels/datasetcatalog.h"
 #include "ui/panels/datasetsection.h"
 #include "ui/panels/durationestimate.h"
 #include "ui/panels/objectivesection.h"
@@ -18,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
+#include <QScreen>
 #include <QScrollBar>
 #include <QVBoxLayout>
 
@@ -82,13 +84,15 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
     auto* contentLayout = new QVBoxLayout(content);
     contentLayout->addWidget(group(tr("Data"), m_dataset, content));
     contentLayout->addWidget(group(tr("Model and objective"), m_objective, content));
-    contentLayout->addWidget(group(tr("Decisions (shared with Utility, Decision lab, Classify)"), decisionBox, content));
+    // A short title: a group box is at least as wide as its title.
+    QGroupBox* decisionGroup = group(tr("Decisions (shared)"), decisionBox, content);
+    decisionGroup->setToolTip(tr("Shared with the Utility page, the Decision lab and Classify."));
+    contentLayout->addWidget(decisionGroup);
     contentLayout->addWidget(group(tr("Optimisation and run"), m_run, content));
     contentLayout->addStretch();
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setFrameShape(QFrame::NoFrame);
 
     m_message = new QLabel(this);
@@ -112,10 +116,24 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
     layout->addLayout(head);
     layout->addWidget(scroll, 1);
     layout->addWidget(m_message);
-    // Wide enough for the widest row of the settings (the horizontal scroll bar is off, so a
-    // narrower panel would cut controls off on the right).
-    setMinimumWidth(std::max(390, content->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width()
-                                      + layout->contentsMargins().left() + layout->contentsMargins().right()));
+    // The panel shares a small screen (1024 px) with the pages: it asks for no more width than its
+    // narrowest useful form. A row whose field does not fit beside its label goes under it, and a
+    // list shows what the width allows of its current item (its pop-up shows every item whole).
+    // Without this the lists' longest items made the panel 489 px wide at the least, and with the
+    // widest page the window 1478 px (issue 26).
+    for (QFormLayout* form : findChildren<QFormLayout*>()) {
+        form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    }
+    for (QComboBox* box : findChildren<QComboBox*>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(12);
+        box->setMinimumWidth(box->sizeHint().width()); // QComboBox keeps its minimum hint of before the policy
+    }
+    // Should a row grow wider than the panel later (a longer text), the panel scrolls sideways
+    // rather than cutting it off or widening the window (minimumSizeHint).
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_content = content;
+    m_scroll = scroll;
 
     const auto edited = [this] {
         if (m_loading) {
@@ -131,9 +149,19 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
     connect(m_objective, &ObjectiveSection::changed, this, edited);
     connect(m_run, &RunSection::changed, this, edited);
     connect(m_name, &QLineEdit::textEdited, this, edited);
+    connect(m_dataset, &DatasetSection::dataErrorChanged, this, [this] {
+        validate(); // Start is refused, and disabled, while the data set cannot be read
+        emit configChanged();
+    });
     connect(m_dataset, &DatasetSection::countsChanged, this, [this] {
         m_objective->setClassCounts(m_dataset->trainCounts());
         updateEstimate();
+        if (!m_loading) {
+            // A folder read in the background names its classes only now: the shared matrix and
+            // the checks against the classes follow them.
+            validate();
+            emit configChanged();
+        }
     });
     connect(m_run, &RunSection::epochsChanged, this, [this](int epochs) {
         if (m_run->scalesSchedule()) {
@@ -145,10 +173,6 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
     for (auto signal : {&UtilityDocument::matrixChanged, &UtilityDocument::ruleChanged, &UtilityDocument::deferUtilityChanged,
                         &UtilityDocument::sourceChanged, &UtilityDocument::classNamesChanged}) {
         // Revalidate and relabel only: configChanged would make the main window reset the
-    connect(m_dataset, &DatasetSection::dataErrorChanged, this, [this] {
-        validate(); // Start is refused, and disabled, while the data set cannot be read
-        emit configChanged();
-    });
         // document's classes to the panel's while the lab adopts a run of another data set.
         connect(m_decisions, signal, this, [this] {
             updateDecisionLabel();
@@ -156,12 +180,6 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
                 validate();
             }
         });
-        if (!m_loading) {
-            // A folder read in the background names its classes only now: the shared matrix and
-            // the checks against the classes follow them.
-            validate();
-            emit configChanged();
-        }
     }
     updateDecisionLabel();
     // The first launch fits the machine: quick-cpu without a CUDA device (presetlibrary.h).
@@ -215,6 +233,67 @@ void ExperimentPanel::showPresetAs(const QString& text)
 
 QString ExperimentPanel::durationText() const { return m_estimate->text(); }
 
+QSize ExperimentPanel::sizeHint() const
+{
+    // Opened on a small screen (1024 px), the panel takes its narrowest width: the pages beside it
+    // keep room for the Training page without scrolling sideways.
+    QSize hint = QWidget::sizeHint();
+    if (const QScreen* shown = screen(); shown && shown->availableGeometry().width() < 1280) {
+        hint.setWidth(minimumSizeHint().width());
+    }
+    return hint;
+}
+
+QSize ExperimentPanel::minimumSizeHint() const
+{
+    // As wide as the settings' narrowest form, computed when asked: the lists and rows that shrink
+    // (see the constructor) report their final minimum only once laid out.
+    const QMargins margins = layout()->contentsMargins();
+    return {m_content->minimumSizeHint().width() + m_scroll->verticalScrollBar()->sizeHint().width() + margins.left()
+                + margins.right(),
+            QWidget::minimumSizeHint().height()};
+}
+
+QString ExperimentPanel::summaryLine() const
+{
+    const lbd::TrainConfig current = config();
+    const std::vector<int64_t>& counts = m_dataset->trainCounts();
+    const int64_t images = std::accumulate(counts.begin(), counts.end(), int64_t(0));
+    QString data = QString::fromStdString(current.data.dataset);
+    if (const lbd::DatasetEntry* entry = lbd::findDataset(current.data.dataset)) {
+        // A folder or list of the user's: its own name says more than "Image folder".
+        data = entry->requiresDirectory() && !current.data.directory.empty()
+                   ? QFileInfo(QString::fromStdString(current.data.directory)).fileName()
+                   : datasetTitle(*entry);
+    }
+    if (!counts.empty()) {
+        const auto [fewest, most] = std::minmax_element(counts.begin(), counts.end());
+        if (*fewest > 0 && *most >= 2 * *fewest) {
+            data += QStringLiteral("-LT");
+        }
+    }
+    return QStringLiteral("%1 \u00b7 %2 \u00b7 %3").arg(m_name->text().trimmed(), data, DurationEstimator::shortText(current, images));
+}
+
+QLabel* ExperimentPanel::createSummaryLabel(QWidget* parent)
+{
+    auto* label = new QLabel(parent);
+    label->setObjectName(QStringLiteral("startSummary"));
+    label->setContentsMargins(4, 0, 8, 0);
+    // A long run or folder name must not push the tool bar's buttons into its overflow menu: the
+    // label keeps to about 40 characters (clipping the rest) and its tooltip says it whole.
+    label->setMaximumWidth(label->fontMetrics().averageCharWidth() * 40);
+    const auto show = [label](const QString& summary) {
+        label->setText(summary);
+        label->setToolTip(tr("%1<br>What Start trains: run name, data set (-LT: its training classes are long-tailed) "
+                             "and the estimated duration (the experiment panel says how it is estimated).")
+                              .arg(summary.toHtmlEscaped()));
+    };
+    show(summaryLine());
+    connect(this, &ExperimentPanel::summaryChanged, label, show);
+    return label;
+}
+
 void ExperimentPanel::updateEstimate()
 {
     const std::vector<int64_t>& counts = m_dataset->trainCounts();
@@ -222,6 +301,7 @@ void ExperimentPanel::updateEstimate()
     const QString text = DurationEstimator::text(config(), images);
     m_estimate->setText(text);
     m_estimate->setVisible(!text.isEmpty());
+    emit summaryChanged(summaryLine());
 }
 
 int ExperimentPanel::dataParallelRanks() const { return m_run->dataParallelRanks(); }
@@ -231,6 +311,13 @@ lbd::TrainConfig ExperimentPanel::config() const
     lbd::TrainConfig config = m_base;
     config.name = m_name->text().trimmed().toStdString();
     m_dataset->apply(config.data);
+    // A preset's name on a user's own images would name every run "quick-cpu": such a run is
+    // named after its data ("digits-folder") unless the name was typed.
+    if (config.name == m_base.name && config.data.isUsersOwnImages()
+        && (config.data.dataset != m_base.data.dataset || config.data.directory != m_base.data.directory
+            || config.data.trainList != m_base.data.trainList)) {
+        config.name = config.data.runName();
+    }
     m_run->apply(config);
     m_objective->apply(config);
     // The shared decision settings, the matrix by value (a run never depends on a user's file).
@@ -241,6 +328,11 @@ lbd::TrainConfig ExperimentPanel::config() const
     }
     config.decision.rule = m_decisions->rule();
     config.decision.deferUtility = m_decisions->effectiveDeferUtility();
+    // Settings changed away from a paper protocol make the run the app's own (crossFieldWarning
+    // says why), so that its numbers are never labelled with a protocol they do not follow.
+    if (lbd::protocolContradiction(config)) {
+        config.protocol = lbd::Protocol::App;
+    }
     return config;
 }
 
@@ -254,6 +346,9 @@ void ExperimentPanel::applyConfig(const lbd::TrainConfig& config)
 {
     m_loading = true;
     m_base = config;
+    if (config.protocol != lbd::Protocol::App) {
+        m_decisions->setRule(config.decision.rule); // a paper protocol decides by its own rule (mean-logit)
+    }
     m_name->setText(QString::fromStdString(config.name));
     m_dataset->load(config.data);
     m_run->load(config);
@@ -266,6 +361,7 @@ void ExperimentPanel::applyConfig(const lbd::TrainConfig& config)
 
 const std::vector<int64_t>& ExperimentPanel::trainCounts() const { return m_dataset->trainCounts(); }
 QStringList ExperimentPanel::classNames() const { return m_dataset->classNames(); }
+bool ExperimentPanel::dataReadable() const { return m_dataset->dataError().isEmpty(); }
 void ExperimentPanel::copyTrainingMatrix()
 {
     if (m_decisions->classCount() == 0) {
@@ -278,13 +374,6 @@ void ExperimentPanel::updateDecisionLabel()
 {
     m_decisionMatrix->setText(tr("Decision matrix: %1 (%2 x %2), %3.")
                                   .arg(m_decisions->description())
-    // A preset's name on a user's own images would name every run "quick-cpu": such a run is
-    // named after its data ("digits-folder") unless the name was typed.
-    if (config.name == m_base.name && config.data.isUsersOwnImages()
-        && (config.data.dataset != m_base.data.dataset || config.data.directory != m_base.data.directory
-            || config.data.trainList != m_base.data.trainList)) {
-        config.name = config.data.runName();
-    }
                                   .arg(m_decisions->classCount())
                                   .arg(m_decisions->sourceText().toLower()));
 }
@@ -294,6 +383,9 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
 {
     if (config.name.empty()) {
         return tr("Give the run a name.");
+    }
+    if (!m_dataset->dataError().isEmpty()) {
+        return tr("Could not read the data set: %1").arg(m_dataset->dataError());
     }
     // The training matrix; the decision matrix is the shared document's, checked as it is edited.
     const lbd::UtilitySetting& utility = config.objective.utility;
@@ -316,11 +408,6 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
         } catch (const std::exception& error) {
             return tr("%1 (copy the Utility page's matrix again for this data set)").arg(QString::fromUtf8(error.what()));
         }
-    // Settings changed away from a paper protocol make the run the app's own (crossFieldWarning
-    // says why), so that its numbers are never labelled with a protocol they do not follow.
-    if (lbd::protocolContradiction(config)) {
-        config.protocol = lbd::Protocol::App;
-    }
     }
     const int64_t side = modelInputSide(config);
     const int64_t minimum = lbd::ModelSpec::minimumInputSize(config.model.arch);
@@ -333,10 +420,6 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
     if (!m_dataset->trainCounts().empty()) {
         const auto smallest = *std::min_element(m_dataset->trainCounts().begin(), m_dataset->trainCounts().end());
         if (smallest < 1) {
-bool ExperimentPanel::dataReadable() const { return m_dataset->dataError().isEmpty(); }
-    if (config.protocol != lbd::Protocol::App) {
-        m_decisions->setRule(config.decision.rule); // a paper protocol decides by its own rule (mean-logit)
-    }
             return tr("Every class needs at least one training image; lower the imbalance ratio.");
         }
     }
@@ -346,6 +429,14 @@ bool ExperimentPanel::dataReadable() const { return m_dataset->dataError().isEmp
 QString ExperimentPanel::crossFieldWarning(const lbd::TrainConfig& config) const
 {
     QStringList notes;
+    if (m_base.protocol != lbd::Protocol::App) {
+        lbd::TrainConfig asLoaded = config;
+        asLoaded.protocol = m_base.protocol;
+        if (const auto why = lbd::protocolContradiction(asLoaded)) {
+            notes << tr("Protocol: app, no longer %1 (%2).")
+                         .arg(QString::fromStdString(lbd::protocolName(m_base.protocol)), QString::fromStdString(*why));
+        }
+    }
     const bool oneHot = config.objective.utility.byValue() ? config.objective.utility.matrix.isOneHot()
                                                            : config.objective.utility.spec == "onehot";
     if (config.objective.utilityTerm && oneHot) {
@@ -359,9 +450,6 @@ QString ExperimentPanel::crossFieldWarning(const lbd::TrainConfig& config) const
         notes << tr("One particle: no repulsive force and no epistemic uncertainty.");
     }
     if (m_decisions->classNames() != m_dataset->classNames()) {
-    if (!m_dataset->dataError().isEmpty()) {
-        return tr("Could not read the data set: %1").arg(m_dataset->dataError());
-    }
         notes << tr("The Utility page's matrix is for other classes: this run decides with one-hot.");
     }
     return notes.join(QLatin1Char(' '));
@@ -404,11 +492,3 @@ void ExperimentPanel::showMessage(const QString& text, bool error)
 }
 
 } // namespace lbd::ui
-    if (m_base.protocol != lbd::Protocol::App) {
-        lbd::TrainConfig asLoaded = config;
-        asLoaded.protocol = m_base.protocol;
-        if (const auto why = lbd::protocolContradiction(asLoaded)) {
-            notes << tr("Protocol: app, no longer %1 (%2).")
-                         .arg(QString::fromStdString(lbd::protocolName(m_base.protocol)), QString::fromStdString(*why));
-        }
-    }

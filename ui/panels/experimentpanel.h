@@ -10,6 +10,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QScrollArea;
 
 namespace lbd::ui {
 
@@ -42,19 +43,26 @@ public:
     int dataParallelRanks() const;
     // The estimated duration shown before Start (durationestimate.h).
     QString durationText() const;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+    // What Start trains, in one line: "quick-cpu · Fashion-MNIST-LT · ~20 s" (run name, data set,
+    // "-LT" where the training counts span a factor 2 or more, estimated duration).
+    QString summaryLine() const;
+    // A label for the tool bar beside Start that shows summaryLine() as it changes.
+    QLabel* createSummaryLabel(QWidget* parent);
 
     // Empty when the settings can start a run; otherwise the reason, also shown inline.
     QString validate();
     QString validationMessage() const;
     const std::vector<int64_t>& trainCounts() const;
     QStringList classNames() const;
+    // False while the data set section cannot read the chosen data set (Start is disabled then).
+    bool dataReadable() const;
     // Copies the Utility page's matrix (by value) as the next run's TRAINING utility (the editor's
     // "Use for training", the objective section's Copy again).
     void copyTrainingMatrix();
     DecisionControls* decisionControls() const { return m_decisionControls; }
 
-    // False while the data set section cannot read the chosen data set (Start is disabled then).
-    bool dataReadable() const;
     DatasetSection* datasetSection() const { return m_dataset; }
     ObjectiveSection* objectiveSection() const { return m_objective; }
     RunSection* runSection() const { return m_run; }
@@ -62,6 +70,7 @@ public:
 signals:
     void configChanged();
     void validityChanged(bool valid);
+    void summaryChanged(const QString& summary);
     void presetChosen(const QString& id);
 
 private:
@@ -85,6 +94,8 @@ private:
     DecisionControls* m_decisionControls = nullptr;
     QLabel* m_message = nullptr;
     QLabel* m_estimate = nullptr;
+    QWidget* m_content = nullptr; // the settings in the scroll area
+    QScrollArea* m_scroll = nullptr;
     QString m_chosenPreset;
     bool m_valid = true;
     bool m_loading = false;

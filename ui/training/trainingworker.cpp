@@ -29,6 +29,20 @@ QString shortMessage(const char* what)
     return text;
 }
 
+// The engine's stop message tells a command-line user what `lbd train --resume` will do; in the
+// app a checkpoint is continued with Runs > Continue training, and a run stopped before its first
+// checkpoint cannot be continued there (RunSummary::resumable) but trained again with Start.
+QString inAppWording(const std::string& engineText)
+{
+    QString text = QString::fromStdString(engineText);
+    if (text.startsWith(QLatin1String("stopped during epoch"))) {
+        text.replace(QLatin1String("--resume continues from it"), QObject::tr("Runs > Continue training continues from it"));
+        text.replace(QLatin1String("--resume starts it again from epoch 1"),
+                     QObject::tr("it cannot be continued; Start trains it again from epoch 1"));
+    }
+    return text;
+}
+
 } // namespace
 
 TrainingWorker::TrainingWorker(lbd::TrainConfig config, QString runDirectory, bool resume,
@@ -61,7 +75,7 @@ void TrainingWorker::run()
         emit batchProgress(progress);
     };
     callbacks.onEpoch = [this](const lbd::EpochMetrics& metrics) { emit epochFinished(metrics); };
-    callbacks.onMessage = [this](const std::string& text) { emit message(QString::fromStdString(text)); };
+    callbacks.onMessage = [this](const std::string& text) { emit message(inAppWording(text)); };
 
     QString error;
     try {

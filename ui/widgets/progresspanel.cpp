@@ -27,11 +27,13 @@ ProgressPanel::ProgressPanel(QWidget* parent) : QWidget(parent)
 {
     m_state = new QLabel(this);
     m_state->setObjectName(QStringLiteral("trainingState"));
-    m_state->setMinimumWidth(90);
+    m_state->setMinimumWidth(70);
     m_bar = new QProgressBar(this);
     m_bar->setObjectName(QStringLiteral("trainingProgress"));
     m_bar->setRange(0, 1000);
-    m_bar->setMinimumWidth(460);
+    // Room for "epoch 12/200 - batch 340/468 - 4700 img/s - ETA 12:34" at 1024 px, beside Start
+    // and its summary; wider screens give the bar the rest of the tool bar.
+    m_bar->setMinimumWidth(m_bar->fontMetrics().horizontalAdvance(QStringLiteral("epoch 12/200 - batch 340/468 - 4700 img/s - ETA 12:34")) + 24);
     m_bar->setTextVisible(true);
     m_bar->setToolTip(tr("Progress over the whole run: epoch, batch within the epoch, training images per second "
                          "and the estimated time to the end."));
@@ -45,6 +47,8 @@ ProgressPanel::ProgressPanel(QWidget* parent) : QWidget(parent)
 void ProgressPanel::reset(const QString& state)
 {
     m_bar->setValue(0);
+    m_position.clear();
+    m_batchEta = -1;
     m_bar->setFormat(tr("no run"));
     setState(state);
 }
@@ -54,6 +58,21 @@ void ProgressPanel::setState(const QString& state)
     m_state->setText(QStringLiteral("<b>%1</b>").arg(state));
 }
 
+void ProgressPanel::end(const QString& state)
+{
+    setState(state);
+    m_batchEta = -1; // the next run's first batch brings its own
+    if (!m_position.isEmpty()) {
+        showPosition(m_position, -1);
+    }
+}
+
+void ProgressPanel::showPosition(const QString& position, double etaSeconds)
+{
+    m_position = position;
+    m_bar->setFormat(etaSeconds >= 0 ? tr("%1 - ETA %2").arg(position, formatDuration(etaSeconds)) : position);
+}
+
 void ProgressPanel::setBatch(const lbd::BatchProgress& p)
 {
     if (p.epochs <= 0 || p.batches <= 0) {
@@ -61,13 +80,14 @@ void ProgressPanel::setBatch(const lbd::BatchProgress& p)
     }
     const double done = (double(p.epoch - 1) + double(p.batch) / double(p.batches)) / double(p.epochs);
     m_bar->setValue(int(std::lround(1000 * done)));
-    m_bar->setFormat(tr("epoch %1/%2 - batch %3/%4 - %5 img/s - ETA %6")
-                         .arg(p.epoch)
-                         .arg(p.epochs)
-                         .arg(p.batch)
-                         .arg(p.batches)
-                         .arg(p.imagesPerSecond, 0, 'f', 0)
-                         .arg(formatDuration(p.etaSeconds)));
+    m_batchEta = p.etaSeconds;
+    showPosition(tr("epoch %1/%2 - batch %3/%4 - %5 img/s")
+                     .arg(p.epoch)
+                     .arg(p.epochs)
+                     .arg(p.batch)
+                     .arg(p.batches)
+                     .arg(p.imagesPerSecond, 0, 'f', 0),
+                 p.etaSeconds);
 }
 
 void ProgressPanel::setEpoch(const lbd::EpochMetrics& m)
@@ -76,8 +96,18 @@ void ProgressPanel::setEpoch(const lbd::EpochMetrics& m)
         return;
     }
     m_bar->setValue(int(std::lround(1000.0 * m.epoch / m.epochs)));
-    const double eta = m.epoch > 0 ? m.elapsedSeconds / m.epoch * (m.epochs - m.epoch) : -1;
-    m_bar->setFormat(tr("epoch %1/%2 done - %3 img/s - ETA %4").arg(m.epoch).arg(m.epochs).arg(m.imagesPerSecond, 0, 'f', 0).arg(formatDuration(eta)));
+    // The epochs a run trains in this process carry no elapsed time (the engine adds it when it
+    // records them): their ETA is the last batch's, which at an epoch's end is the time of the
+    // epochs left. Recorded epochs (a run followed in another process) have their elapsed time.
+    double eta = -1;
+    if (m.epoch < m.epochs) {
+        if (m_batchEta >= 0) {
+            eta = m_batchEta;
+        } else if (m.elapsedSeconds > 0 && m.epoch > 0) {
+            eta = m.elapsedSeconds / m.epoch * (m.epochs - m.epoch);
+        }
+    }
+    showPosition(tr("epoch %1/%2 done - %3 img/s").arg(m.epoch).arg(m.epochs).arg(m.imagesPerSecond, 0, 'f', 0), eta);
 }
 
 QString ProgressPanel::text() const { return m_bar->format(); }

@@ -1,6 +1,7 @@
 #pragma once
 // The training progress shown in the tool bar: one bar over the whole run with epoch, batch,
-// images per second and the ETA in its text.
+// images per second and the ETA in its text. The ETA is shown only while a run trains: a run
+// that ended (stopped, finished, failed, opened from disk) has no time left to estimate.
 #include <QWidget>
 
 #include "core/train/epochmetrics.h"
@@ -18,14 +19,22 @@ public:
     explicit ProgressPanel(QWidget* parent = nullptr);
 
     void reset(const QString& state);
+    // A state of a run that is (or is about to be) training: "Training", "Paused", "Following".
     void setState(const QString& state);
+    // The run no longer trains ("Stopped", "Finished", "Failed", "Opened"): the position stays,
+    // the ETA goes.
+    void end(const QString& state);
     void setBatch(const lbd::BatchProgress& progress);
     void setEpoch(const lbd::EpochMetrics& metrics);
     QString text() const;
 
 private:
+    void showPosition(const QString& position, double etaSeconds);
+
     QProgressBar* m_bar = nullptr;
     QLabel* m_state = nullptr;
+    QString m_position;      // the bar's text without the ETA
+    double m_batchEta = -1;  // the last batch's ETA for the whole run; < 0: no batch of this run yet
 };
 
 } // namespace lbd::ui
