@@ -1,7 +1,8 @@
 // What the window says about the run it trains (issue 26's smaller list): the progress bar's ETA
 // at an epoch's end is the time left (it read "ETA 0:00": the live epochs carry no elapsed time)
 // and goes away once the run is stopped; the stop message points to Runs > Continue training, not
-// to `lbd train --resume`; the loss plot marks the DRW epoch; Start is refused while a study runs,
+// to `lbd train --resume`; a one-line summary of what Start trains stands beside it; the loss
+// plot marks the DRW epoch; Start is refused while a study runs,
 // and quitting then names the study.
 #include "tests/ui/uitestsupport.h"
 
@@ -19,6 +20,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -93,6 +95,35 @@ private slots:
         QVERIFY2(!shown.contains(QLatin1String("--resume")), qPrintable(shown));
         QVERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("Runs > Continue training")),
                  qPrintable(window.statusBar()->currentMessage()));
+    }
+
+    void summaryBesideStart()
+    {
+        MainWindow window;
+        auto* summary = window.findChild<QLabel*>(QStringLiteral("startSummary"));
+        QVERIFY(summary);
+        QCOMPARE(summary->parentWidget()->objectName(), QStringLiteral("trainingToolBar"));
+        // The first launch's preset: its name, Fashion-MNIST long-tailed (6000 down to 60 per
+        // class), the estimate (a reference speed here: a fresh settings folder records none).
+        ExperimentPanel* panel = window.experimentPanel();
+        QTRY_VERIFY(!panel->trainCounts().empty());
+        const QString line = summary->text();
+        QVERIFY2(line.startsWith(QStringLiteral("quick-cpu \u00b7 Fashion-MNIST-LT \u00b7 ~")) && line.endsWith(QLatin1String(" s")),
+                 qPrintable(line));
+        QCOMPARE(line, panel->summaryLine());
+        // It follows the panel: the tiny synthetic set (48 down to 12 per class), a 20-epoch run
+        // named by the user.
+        lbd::TrainConfig config = test::tinyConfig(20);
+        config.name = "my-run";
+        panel->setConfig(config);
+        QTRY_COMPARE(summary->text(), panel->summaryLine());
+        QVERIFY2(summary->text().startsWith(QStringLiteral("my-run \u00b7 ")) && summary->text().contains(QLatin1String("-LT")),
+                 qPrintable(summary->text()));
+        // Classes of equal size are not long-tailed.
+        config.data.longTail.imbalanceRatio = 1;
+        panel->setConfig(config);
+        QTRY_VERIFY2(!summary->text().contains(QLatin1String("-LT")), qPrintable(summary->text()));
+        QVERIFY(summary->toolTip().contains(summary->text().toHtmlEscaped()));
     }
 
     void drwMarkerStandsAtTheDrwEpoch()
