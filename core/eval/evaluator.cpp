@@ -2,6 +2,7 @@
 
 #include "core/eval/auroc.h"
 #include "core/eval/calibration.h"
+#include "core/eval/calibrationmetrics.h"
 #include "core/eval/decisions.h"
 #include "core/eval/degeneracy.h"
 #include "core/eval/falseheadrate.h"
@@ -125,6 +126,8 @@ EvaluationReport evaluate(const torch::Tensor& particleProbs, const torch::Tenso
     report.aurocConfidence = misclassificationAuroc(confidence, correct);
     report.aurocNegativeEntropy = misclassificationAuroc(negativeEntropy, correct);
     report.nll = negativeLogLikelihood(trueClassProbability);
+    report.calibrationMetrics =
+        calibrationMetrics(toVector<double>(pbar.reshape({-1})), y, classCount, confidence, correct);
     report.published = publishedMetrics(probs, y);
     report.meanUtility = meanUtility(y, yhat, utility);
 

@@ -141,6 +141,32 @@ std::optional<double> optionalFrom(const json& j)
     return j.is_null() ? std::nullopt : std::optional<double>(j.get<double>());
 }
 
+json calibrationMetricsJson(const CalibrationMetrics& m)
+{
+    return {{"brier", m.brier},
+            {"classwise_ece", m.classwiseEce},
+            {"adaptive_ece", m.adaptiveEce},
+            {"ece_interval", {{"low", m.eceLow},
+                              {"high", m.eceHigh},
+                              {"level", 0.95},
+                              {"resamples", m.bootstrapResamples},
+                              {"seed", m.bootstrapSeed}}}};
+}
+
+CalibrationMetrics calibrationMetricsFrom(const json& j)
+{
+    CalibrationMetrics m;
+    m.brier = j.at("brier").get<double>();
+    m.classwiseEce = j.at("classwise_ece").get<double>();
+    m.adaptiveEce = j.at("adaptive_ece").get<double>();
+    const json& interval = j.at("ece_interval");
+    m.eceLow = interval.at("low").get<double>();
+    m.eceHigh = interval.at("high").get<double>();
+    m.bootstrapResamples = integerValue<int64_t>(interval.at("resamples"));
+    m.bootstrapSeed = interval.at("seed").get<uint64_t>();
+    return m;
+}
+
 } // namespace
 
 nlohmann::json reportToJson(const EvaluationReport& report, ReportDetail detail)
@@ -189,6 +215,19 @@ nlohmann::json reportToJson(const EvaluationReport& report, ReportDetail detail)
     j["auroc"] = {{"confidence", optionalJson(report.aurocConfidence)},
                   {"negative_entropy", optionalJson(report.aurocNegativeEntropy)}};
     j["nll"] = report.nll;
+    if (report.calibrationMetrics) {
+        j["calibration_metrics"] = calibrationMetricsJson(*report.calibrationMetrics);
+    }
+    if (report.temperature) {
+        j["temperature"] = {{"value", *report.temperature}, {"definition", "calibrated pbar = softmax(log pbar / T)"}};
+    }
+    if (report.uncalibrated) {
+        const UncalibratedSummary& u = *report.uncalibrated;
+        j["uncalibrated"] = {{"accuracy", u.accuracy}, {"nll", u.nll}, {"ece", u.ece}, {"mce", u.mce}};
+        if (u.metrics) {
+            j["uncalibrated"]["calibration_metrics"] = calibrationMetricsJson(*u.metrics);
+        }
+    }
     if (report.published) {
         const PublishedMetrics& p = *report.published;
         j["published"] = {{"decision", "mean-logit (argmax of the mean particle logits)"},
@@ -271,6 +310,25 @@ EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& sour
         report.aurocNegativeEntropy = optionalFrom(j.at("auroc").at("negative_entropy"));
         report.nll = j.at("nll").get<double>();
         report.meanUtility = j.at("mean_utility").get<double>();
+        // The three below are absent in reports written before them (issue 29).
+        if (j.contains("calibration_metrics")) {
+            report.calibrationMetrics = calibrationMetricsFrom(j.at("calibration_metrics"));
+        }
+        if (j.contains("temperature")) {
+            report.temperature = j.at("temperature").at("value").get<double>();
+        }
+        if (j.contains("uncalibrated")) {
+            const json& u = j.at("uncalibrated");
+            UncalibratedSummary summary;
+            summary.accuracy = u.at("accuracy").get<double>();
+            summary.nll = u.at("nll").get<double>();
+            summary.ece = u.at("ece").get<double>();
+            summary.mce = u.at("mce").get<double>();
+            if (u.contains("calibration_metrics")) {
+                summary.metrics = calibrationMetricsFrom(u.at("calibration_metrics"));
+            }
+            report.uncalibrated = summary;
+        }
         if (j.contains("published")) { // absent in reports written before the published metrics
             const json& p = j.at("published");
             PublishedMetrics published;

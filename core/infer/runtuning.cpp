@@ -1,5 +1,6 @@
 #include "core/infer/runtuning.h"
 
+#include "core/lbd/priorutility.h"
 #include "core/util/error.h"
 
 #include <algorithm>
@@ -75,6 +76,115 @@ TunedDeferUtility tuneDeferUtility(const RunResults& validation, const UtilityMa
     tuned.coverage = report.defer->coverage;
     tuned.selectiveAccuracy = report.defer->selective.accuracy;
     return tuned;
+}
+
+const std::vector<double>& defaultPriorTaus()
+{
+    static const std::vector<double> taus = {0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0};
+    return taus;
+}
+
+TunedPriorTau tunePriorTau(const RunResults& validation, DecisionRule rule, const std::vector<double>& taus)
+{
+    requireValidation(validation);
+    if (!decisionRuleInfo(rule).usesUtility) {
+        throw InputError("tuning prior:tau needs a rule that uses the utility matrix (" + decisionRuleName(rule)
+                         + " ignores it)");
+    }
+    if (taus.empty()) {
+        throw InputError("tuning prior:tau: no tau to try");
+    }
+    TunedPriorTau tuned;
+    double best = -1.0;
+    for (const double tau : taus) {
+        const EvaluationReport report = evaluateRunResults(validation, priorAdjusted(validation.trainCounts, tau), rule);
+        double sum = 0.0;
+        int64_t present = 0;
+        for (const GroupAccuracy& group : report.perClass) {
+            if (group.total > 0) {
+                sum += group.accuracy;
+                ++present;
+            }
+        }
+        const double balanced = present > 0 ? sum / static_cast<double>(present) : 0.0;
+        tuned.candidates.push_back({tau, report.overall.accuracy, balanced, report.fhrCurveMean});
+        if (balanced > best + 1e-12) {
+            best = balanced;
+            tuned.tau = tau;
+        }
+    }
+    return tuned;
+}
+
+std::vector<double> meanProbabilities(const RunResults& results)
+{
+    const auto cells = static_cast<size_t>(results.images * results.classes);
+    std::vector<double> pbar(cells, 0.0);
+    for (int64_t j = 0; j < results.particles; ++j) {
+        const float* particle = results.distribution(j, 0);
+        for (size_t i = 0; i < cells; ++i) {
+            pbar[i] += particle[i];
+        }
+    }
+    for (double& p : pbar) {
+        p /= static_cast<double>(std::max<int64_t>(results.particles, 1));
+    }
+    return pbar;
+}
+
+TemperatureFit fitRunTemperature(const RunResults& validation)
+{
+    requireValidation(validation);
+    TemperatureFit fit = fitTemperature(meanProbabilities(validation), validation.labels, validation.classes);
+    fit.split = resultSplitName(ResultSplit::Validation);
+    saveTemperature(fit, validation.directory);
+    return fit;
+}
+
+TemperatureFit runTemperature(const std::string& directory, bool fitIfMissing)
+{
+    if (auto fit = loadTemperature(directory)) {
+        return *fit;
+    }
+    const RunResults test = loadRunResults(directory, ResultSplit::Test);
+    if (!test.hasValidation) {
+        throw InputError(directory + ": no validation split, so no temperature can be fitted (T is never fitted on the "
+                                     "test set); train with --val-fraction or a validation list");
+    }
+    if (!fitIfMissing) {
+        throw InputError(directory + ": no " + std::string(kTemperatureFileName) + " yet (lbd eval --calibrate fits it)");
+    }
+    return fitRunTemperature(loadRunResults(directory, ResultSplit::Validation));
+}
+
+RunResults temperatureScaledResults(const RunResults& results, double temperature)
+{
+    RunResults scaled = results;
+    const std::vector<double> calibrated = temperatureScaled(meanProbabilities(results), results.classes, temperature);
+    scaled.particles = 1;
+    scaled.probabilities.assign(calibrated.begin(), calibrated.end());
+    return scaled;
+}
+
+EvaluationReport evaluateCalibrated(const RunResults& results, double temperature, const UtilityMatrix& utility,
+                                    DecisionRule rule, std::optional<double> deferUtility)
+{
+    if (rule != DecisionRule::Expected && rule != DecisionRule::Argmax) {
+        throw InputError("calibrated probabilities: the " + decisionRuleName(rule) + " rule decides from each particle, "
+                         "and the temperature scales pbar (softmax(log pbar / T)); use expected or argmax");
+    }
+    const EvaluationReport before = evaluateRunResults(results, utility, rule, deferUtility);
+    EvaluationReport report = evaluateRunResults(temperatureScaledResults(results, temperature), utility, rule, deferUtility);
+    report.particleCount = results.particles;
+    report.temperature = temperature;
+    UncalibratedSummary summary;
+    summary.accuracy = before.overall.accuracy;
+    summary.nll = before.nll;
+    summary.ece = before.calibration.ece;
+    summary.mce = before.calibration.mce;
+    summary.metrics = before.calibrationMetrics;
+    report.uncalibrated = summary;
+    return report;
 }
 
 } // namespace lbd

@@ -1,7 +1,9 @@
 #pragma once
 // Tuning a decision on the validation split, never on the test set: the tail penalty c of a
-// tail-sensitive decision matrix, or the defer utility r. The caller then reports the test split
-// at the tuned value (`lbd eval --tune`, the Decision lab). Torch-free interface over RunResults.
+// tail-sensitive decision matrix, tau of the logit-adjustment preset prior:tau, the defer utility
+// r, or the temperature T of calibrated pbar. The caller then reports the test split at the tuned
+// value (`lbd eval --tune` / `--calibrate`, the Decision lab). Torch-free interface over RunResults.
+#include "core/eval/temperature.h"
 #include "core/infer/runresults.h"
 
 #include <vector>
@@ -40,5 +42,48 @@ struct TunedDeferUtility {
 // `rule` (one that supports defer).
 TunedDeferUtility tuneDeferUtility(const RunResults& validation, const UtilityMatrix& utility, DecisionRule rule,
                                    double coverage);
+
+struct PriorTauCandidate {
+    double tau = 0.0;
+    double accuracy = 0.0;         // validation
+    double balancedAccuracy = 0.0; // validation: mean per-class accuracy over classes with images
+    double fhrCurveMean = 0.0;     // validation
+};
+
+struct TunedPriorTau {
+    double tau = 0.0;
+    std::vector<PriorTauCandidate> candidates; // every tau tried, in order
+};
+
+// The default grid of tau (Menon et al. tune it in [0, 2] or so; 1 is the balanced-error Bayes rule).
+const std::vector<double>& defaultPriorTaus();
+
+// The tau of prior:tau (core/lbd/priorutility.h) with the highest validation balanced accuracy,
+// the error logit adjustment targets; ties go to the smaller tau. The rule must use the utility
+// matrix; `validation` must hold the validation split.
+TunedPriorTau tunePriorTau(const RunResults& validation, DecisionRule rule,
+                           const std::vector<double>& taus = defaultPriorTaus());
+
+// ---- Temperature scaling (core/eval/temperature.h) ---------------------------------------------
+
+// pbar of every cached image, [N][C] row-major.
+std::vector<double> meanProbabilities(const RunResults& results);
+
+// Fits T on `validation` (InputError for any other split) and writes RUN_DIR/temperature.json.
+TemperatureFit fitRunTemperature(const RunResults& validation);
+
+// The run's temperature.json; when it is missing and `fitIfMissing`, fits T on the validation
+// split and saves it. InputError naming the run when there is no validation split to fit on (a
+// run trained without --val-fraction / a validation list): T is never fitted on the test set.
+TemperatureFit runTemperature(const std::string& directory, bool fitIfMissing = true);
+
+// The same results with one "particle", the calibrated pbar = softmax(log pbar / T).
+RunResults temperatureScaledResults(const RunResults& results, double temperature);
+
+// The report of deciding the calibrated pbar (expected and argmax rules: mean-logit and eq7 decide
+// from each particle, which one temperature on pbar does not describe; InputError for them), with
+// report.temperature = T and report.uncalibrated = the same decision without scaling.
+EvaluationReport evaluateCalibrated(const RunResults& results, double temperature, const UtilityMatrix& utility,
+                                    DecisionRule rule, std::optional<double> deferUtility = std::nullopt);
 
 } // namespace lbd

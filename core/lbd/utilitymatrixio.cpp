@@ -1,6 +1,7 @@
 // Reading and writing utility matrices (CSV, JSON) and the --utility spec. Kept apart from the
 // value type so that its parsing rules (headers, reordering, error messages) live in one place.
 #include "core/lbd/utilitymatrix.h"
+#include "core/lbd/priorutility.h"
 #include "core/util/jsonfile.h"
 
 #include "core/util/atomicfile.h"
@@ -367,7 +368,69 @@ UtilityMatrix parseUtilitySpec(const std::string& text, const std::vector<std::s
     if (isUtilityFileSpec(spec)) {
         return loadUtilityMatrix(spec, classNames);
     }
-    throw InputError("--utility '" + spec + "' is not known: use 'onehot', 'tail:<c>' or a .csv / .json file");
+    if (lower.rfind("prior:", 0) == 0) {
+        throw InputError("--utility '" + spec + "': prior:<tau> is built from a run's training class counts; use it "
+                         "where a run is decided (lbd eval, the Decision lab), not here");
+    }
+    throw InputError("--utility '" + spec + "' is not known: use 'onehot', 'tail:<c>', 'prior:<tau>' or a .csv / .json "
+                     "file");
+}
+
+std::string priorSpec(double tau)
+{
+    return "prior:" + formatDouble(tau);
+}
+
+std::optional<double> priorTauOf(const std::string& spec)
+{
+    const std::string text = lowercase(trimBlanks(spec));
+    double tau = 0.0;
+    if (text.rfind("prior:", 0) != 0 || !parseDouble(text.substr(6), tau) || !std::isfinite(tau) || tau < 0.0
+        || tau > kMaxPriorTau) {
+        return std::nullopt;
+    }
+    return tau;
+}
+
+UtilityMatrix priorAdjusted(const std::vector<int64_t>& trainCounts, double tau)
+{
+    if (!(tau >= 0.0 && tau <= kMaxPriorTau)) {
+        throw InputError("prior:<tau>: tau must be a number from 0 to " + formatDouble(kMaxPriorTau) + ", got "
+                         + formatDouble(tau));
+    }
+    int64_t smallest = 0;
+    for (size_t y = 0; y < trainCounts.size(); ++y) {
+        if (trainCounts[y] <= 0) {
+            throw InputError("prior:" + formatDouble(tau) + ": class " + std::to_string(y)
+                             + " has no training image, so its prior is 0 and 1 / pi^tau is undefined");
+        }
+        smallest = smallest == 0 ? trainCounts[y] : std::min(smallest, trainCounts[y]);
+    }
+    const auto classCount = static_cast<int64_t>(trainCounts.size());
+    UtilityMatrix u(classCount);
+    for (int64_t y = 0; y < classCount; ++y) {
+        // (min pi / pi_y)^tau: the total count cancels in the ratio.
+        u(y, y) = std::pow(static_cast<double>(smallest) / static_cast<double>(trainCounts[static_cast<size_t>(y)]), tau);
+    }
+    return u;
+}
+
+UtilityMatrix parseUtilitySpec(const std::string& text, const std::vector<std::string>& classNames,
+                               const std::vector<int64_t>& trainCounts)
+{
+    if (lowercase(trimBlanks(text)).rfind("prior:", 0) != 0) {
+        return parseUtilitySpec(text, classNames);
+    }
+    const auto tau = priorTauOf(text);
+    if (!tau) {
+        throw InputError("--utility '" + trimBlanks(text) + "': tau after 'prior:' must be a number from 0 to "
+                         + formatDouble(kMaxPriorTau));
+    }
+    if (trainCounts.size() != classNames.size()) {
+        throw InputError("--utility '" + trimBlanks(text) + "': " + std::to_string(trainCounts.size())
+                         + " training counts for " + std::to_string(classNames.size()) + " classes");
+    }
+    return priorAdjusted(trainCounts, *tau);
 }
 
 std::string tailSpec(double penalty)
