@@ -45,6 +45,7 @@ struct StudyCommandOptions {
     std::string runsDir;
     std::string preset;
     std::string devices;
+    std::string shard;     // --shard I/N as given
     std::string seedsText; // --seeds as given: parsed and checked by the study file's own rules
     std::vector<int64_t> seeds;
     std::vector<std::string> reuseFrom;
@@ -145,12 +146,19 @@ int runStudy(StudyCommandOptions& o)
     runnerOptions.threadsPerRun = o.threads;
     runnerOptions.retryFailed = o.retryFailed;
     runnerOptions.reuseFrom = o.reuseFrom;
+    // --shard, else a SLURM job array's task; the log names which, so a mis-set array is seen.
+    runnerOptions.shard = o.shard.empty() ? studyShardFromEnvironment() : parseStudyShard(o.shard);
+    const StudyShard& shard = runnerOptions.shard;
     StudyRunner runner(study, directory, runnerOptions);
 
     std::ostream& log = std::cerr;
     if (!o.quiet) {
         log << "study " << study.spec.name << ": " << study.cells.size() << " cells x " << study.seeds.size() << " seeds = "
             << study.runs.size() << " runs in " << directory << '\n';
+        if (shard.enabled()) {
+            log << "shard " << shard.text() << " (from " << shard.source << "): runs k with k mod " << shard.count << " = "
+                << shard.index << ", the other shards' runs are left to their processes\n";
+        }
     }
     std::vector<StudyProgress> latest(study.runs.size());
     auto lastSummary = std::chrono::steady_clock::now();
@@ -195,7 +203,9 @@ int runStudy(StudyCommandOptions& o)
 
     std::cout << (o.json ? toJson(outcome.summary).dump(2) : markdownTable(outcome.summary)) << '\n';
     std::ostream& said = o.json ? std::cerr : std::cout;
-    said << outcome.finished << " of " << study.runs.size() << " runs finished (" << outcome.trainedNow << " trained and "
+    said << outcome.finished << " of " << (shard.enabled() ? std::to_string(outcome.inShard) + " runs of shard " + shard.text()
+                                                          : std::to_string(study.runs.size()) + " runs")
+         << " finished (" << outcome.trainedNow << " trained and "
          << outcome.reused << " reused in this call, ";
     if (outcome.trainedElsewhere > 0) {
         said << outcome.trainedElsewhere << " trained by another process on this folder, ";
@@ -204,7 +214,16 @@ int runStudy(StudyCommandOptions& o)
     if (outcome.trainedImages > 0 && outcome.seconds > 0) {
         said << ", " << static_cast<long long>(outcome.trainedImages / outcome.seconds) << " training images/s together";
     }
-    said << "), " << outcome.failed << " failed; results in " << directory << "/results\n";
+    said << "), " << outcome.failed << " failed; results in " << directory << "/results";
+    if (shard.enabled()) {
+        // results/ counts what is on disk: the other shards' runs as far as they have come.
+        int onDisk = 0;
+        for (const CellSummary& cell : outcome.summary.cells) {
+            onDisk += cell.finished;
+        }
+        said << " (" << onDisk << " of " << study.runs.size() << " runs of every shard finished so far)";
+    }
+    said << '\n';
     if (outcome.stopRequested) {
         said << "stopped; `lbd study " << directory << "` continues it\n";
         return 130;
@@ -247,6 +266,11 @@ Command addStudyCommand(CLI::App& lbd)
                   "copy finished runs with the same config and seed from this folder (a study, a runs folder, any tree; "
                   "repeatable) instead of training them again; reused.json in the study says from where")
         ->type_name("DIR");
+    c->add_option("--shard", o->shard,
+                  "train only shard I of N (run k of the study belongs to shard k mod N, counting from 0), for several "
+                  "hosts on one shared study folder; default: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT where a "
+                  "job array sets them. Exit status 0 when this shard's runs finished; results/ counts every run on disk")
+        ->type_name("I/N");
     c->add_flag("--retry-failed", o->retryFailed, "train failed runs again (from their last good checkpoint)");
     c->add_flag("--summarize", o->summarize, "only aggregate what has finished and write results/ (no training)");
     c->add_flag("--quiet", o->quiet, "no progress lines");

@@ -3,8 +3,12 @@
 
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
+#include "core/util/machineinfo.h"
 
 #include <filesystem>
+#include <string>
+
+#include <unistd.h>
 
 namespace lbd {
 namespace fs = std::filesystem;
@@ -64,14 +68,40 @@ void prepareStudyFolder(const ResolvedStudy& study, const std::string& directory
         throw InputError(directory + ": not a folder");
     }
     if (fs::is_directory(folder, ec) && !fs::is_empty(folder, ec)) {
+        if (isStudyFolder(directory)) {
+            prepareStudyFolder(study, directory); // made by another process since the check above
+            return;
+        }
         throw InputError(directory + ": a folder that is not empty and holds no study (choose another --out)");
     }
-    fs::create_directories(folder, ec);
-    if (ec) {
-        throw InputError(fileErrorMessage(directory, ec.value()));
+    // Several processes (the shards of a job array) may start one study at once: the folder
+    // appears whole, study.json and its options together, by renaming a finished sibling into
+    // place, so none of them sees it half made; one that loses the race continues the winner's.
+    const fs::path target = folder.filename().empty() ? folder.parent_path() : folder;
+    if (!target.parent_path().empty()) {
+        fs::create_directories(target.parent_path(), ec);
+        if (ec) {
+            throw InputError(fileErrorMessage(target.parent_path().string(), ec.value()));
+        }
     }
-    writeFileAtomically((folder / kStudyFile).string(), toJson(study.spec).dump(2) + "\n");
-    writeFileAtomically((folder / kOptionsFile).string(), toJson(study.options).dump(2) + "\n");
+    const fs::path staging = target.parent_path() / ("." + target.filename().string() + ".new-" + hostName() + "-" + std::to_string(::getpid()));
+    fs::remove_all(staging, ec);
+    fs::create_directories(staging, ec);
+    if (ec) {
+        throw InputError(fileErrorMessage(staging.string(), ec.value()));
+    }
+    writeFileAtomically((staging / kStudyFile).string(), toJson(study.spec).dump(2) + "\n");
+    writeFileAtomically((staging / kOptionsFile).string(), toJson(study.options).dump(2) + "\n");
+    fs::rename(staging, target, ec); // replaces an empty folder, never a filled one
+    if (ec) {
+        const int error = ec.value();
+        fs::remove_all(staging, ec);
+        if (isStudyFolder(directory)) {
+            prepareStudyFolder(study, directory); // another process made it first: the same study?
+            return;
+        }
+        throw InputError(fileErrorMessage(directory, error));
+    }
 }
 
 std::map<std::string, std::string> readStudyFailures(const std::string& directory)

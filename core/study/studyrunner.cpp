@@ -64,6 +64,9 @@ StudyRunner::StudyRunner(ResolvedStudy study, std::string directory, StudyRunner
     if (m_options.threadsPerRun < 0) {
         throw InputError("threads per run must be 0 (automatic) or more");
     }
+    if (m_options.shard.count < 1 || m_options.shard.index < 0 || m_options.shard.index >= m_options.shard.count) {
+        throw InputError("shard " + m_options.shard.text() + ": expected 1 <= I <= N");
+    }
     m_options.devices = expandDevices(m_options.devices);
     for (const std::string& folder : m_options.reuseFrom) {
         std::error_code ec;
@@ -160,11 +163,15 @@ private:
         return true;
     }
 
-    // Pending and stopped runs (and failed ones when asked), in study order.
+    // Pending and stopped runs (and failed ones when asked) of this process's shard, in study order.
     void selectRuns()
     {
         const auto failures = readStudyFailures(m_directory);
         for (int i = 0; i < static_cast<int>(m_study.runs.size()); ++i) {
+            if (!m_options.shard.owns(i)) {
+                continue; // another shard's: it may be pending, running or done there
+            }
+            ++m_outcome.inShard;
             StudyRunStatus status = inspectStudyRun(runDirectory(i));
             const auto failure = failures.find(m_study.runs[i].directory);
             if (status.state == StudyRunState::Pending && failure == failures.end()) {

@@ -4,6 +4,7 @@
 // threads of this process (`parallel`), each on its own CUDA stream with its own CUDA graph:
 // small models leave most of a GPU idle, and separate processes only time-slice it. Runs are
 // spread over `devices` (worker w trains on devices[w % size]).
+#include "core/study/studyshard.h"
 #include "core/study/studyspec.h"
 #include "core/study/studysummary.h"
 #include "core/train/trainingcontrol.h"
@@ -22,6 +23,9 @@ struct StudyRunnerOptions {
     // Folders searched for finished runs with the same config and seed: a match is copied into the
     // study instead of trained (core/study/runreuse.h).
     std::vector<std::string> reuseFrom;
+    // This process's share of the runs (studyshard.h); the others are neither trained, waited for
+    // nor counted here, but results/ summarises every run on disk.
+    StudyShard shard;
 };
 
 struct StudyProgress {
@@ -48,6 +52,7 @@ struct StudyOutcome {
     int trainedElsewhere = 0; // finished by another process on the same folder while this one ran (counted in finished)
     int failed = 0;
     int stopped = 0;          // left stopped or pending (a stop request, or running elsewhere)
+    int inShard = 0;          // runs of this process's shard (every run without one); the counts above are of these
     bool stopRequested = false;
     double seconds = 0;
     double trainedImages = 0; // training images processed in this call (throughput = / seconds)
