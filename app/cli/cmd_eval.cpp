@@ -1,12 +1,14 @@
 // `lbd eval RUN`: re-decide a run's cached probabilities under another utility matrix, rule or
-// defer utility, without retraining; or tune the tail penalty / defer utility on the validation
-// split and report the test split at the tuned value.
+// defer utility, without retraining; or tune the tail penalty / prior tau / defer utility on the
+// validation split and report the test split at the tuned value. --calibrate decides the
+// temperature-scaled pbar (T fitted on the validation split, kept in RUN_DIR/temperature.json).
 #include "app/cli/command.h"
 #include "app/cli/reportprinter.h"
 
 #include "core/eval/reportjson.h"
 #include "core/infer/runresults.h"
 #include "core/infer/runtuning.h"
+#include "core/lbd/priorutility.h"
 #include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
 
@@ -40,6 +42,7 @@ struct EvalOptions {
     double maxLossPoints = 1.0;
     double coverage = 0.9;
     bool json = false;
+    bool calibrate = false;
 };
 
 int runEval(const EvalOptions& o)
@@ -54,7 +57,8 @@ int runEval(const EvalOptions& o)
     }
     RunResults results = loadRunResults(o.run, split);
     const std::vector<std::string>& names = results.classNames;
-    UtilityMatrix utility = o.utility ? parseUtilitySpec(*o.utility, names) : results.decisions.decisionUtility;
+    UtilityMatrix utility =
+        o.utility ? parseUtilitySpec(*o.utility, names, results.trainCounts) : results.decisions.decisionUtility;
     std::string utilityName = o.utility ? *o.utility : results.decisions.decisionDescription;
     const DecisionRule rule = o.rule ? parseDecisionRule(*o.rule) : results.decisions.rule;
     std::optional<double> defer = o.defer ? o.defer : results.decisions.deferUtility;
@@ -65,10 +69,21 @@ int runEval(const EvalOptions& o)
         defer.reset(); // the run's own defer utility does not apply to the rule asked for
     }
 
+    std::optional<TemperatureFit> temperature;
+    if (o.calibrate) {
+        if (split != ResultSplit::Test) {
+            throw InputError("--calibrate fits T on the validation split and reports the test split; leave out --split");
+        }
+        temperature = runTemperature(o.run); // fitted on validation (and saved) when the run has none yet
+    }
+
     nlohmann::json tuning;
     std::string tuned;
     if (o.tune) {
-        const RunResults validation = loadRunResults(o.run, ResultSplit::Validation);
+        RunResults validation = loadRunResults(o.run, ResultSplit::Validation);
+        if (temperature) { // tune on what will be decided: the calibrated validation pbar
+            validation = temperatureScaledResults(validation, temperature->temperature);
+        }
         char text[200];
         if (*o.tune == "tail-penalty") {
             const TunedTailPenalty t = tuneTailPenalty(validation, rule, o.maxLossPoints / 100.0);
@@ -83,6 +98,23 @@ int runEval(const EvalOptions& o)
             }
             tuning = {{"what", "tail-penalty"}, {"penalty", t.penalty}, {"max_accuracy_loss", t.maxAccuracyLoss},
                       {"validation_baseline_accuracy", t.baselineAccuracy}, {"candidates", candidates}};
+        } else if (*o.tune == "prior-tau") {
+            const TunedPriorTau t = tunePriorTau(validation, rule);
+            utility = priorAdjusted(results.trainCounts, t.tau);
+            utilityName = priorSpec(t.tau);
+            double balanced = 0.0;
+            for (const auto& c : t.candidates) {
+                balanced = c.tau == t.tau ? c.balancedAccuracy : balanced;
+            }
+            std::snprintf(text, sizeof text, "tuned on the validation split (%lld images): tau = %g, the highest balanced "
+                          "(mean per-class) accuracy, %.2f %%", static_cast<long long>(validation.images), t.tau,
+                          100 * balanced);
+            nlohmann::json candidates = nlohmann::json::array();
+            for (const auto& c : t.candidates) {
+                candidates.push_back({{"tau", c.tau}, {"accuracy", c.accuracy}, {"balanced_accuracy", c.balancedAccuracy},
+                                      {"fhr_curve_mean", c.fhrCurveMean}});
+            }
+            tuning = {{"what", "prior-tau"}, {"tau", t.tau}, {"candidates", candidates}};
         } else {
             const TunedDeferUtility t = tuneDeferUtility(validation, utility, rule, o.coverage);
             defer = t.deferUtility;
@@ -96,7 +128,8 @@ int runEval(const EvalOptions& o)
         tuning["validation_images"] = validation.images;
     }
 
-    const EvaluationReport report = evaluateRunResults(results, utility, rule, defer);
+    const EvaluationReport report = temperature ? evaluateCalibrated(results, temperature->temperature, utility, rule, defer)
+                                                : evaluateRunResults(results, utility, rule, defer);
     warnOnStderr(report, results.decisions.notes);
     if (o.json) {
         nlohmann::json out = reportToJson(report);
@@ -105,6 +138,11 @@ int runEval(const EvalOptions& o)
         out["notes"] = results.decisions.notes;
         if (o.tune) {
             out["tuning"] = tuning;
+        }
+        if (temperature) {
+            out["temperature_fit"] = {{"temperature", temperature->temperature}, {"fitted_on", temperature->split},
+                                      {"images", temperature->images}, {"nll_before", temperature->nllBefore},
+                                      {"nll_after", temperature->nllAfter}};
         }
         std::cout << out.dump(2) << '\n';
     } else {
@@ -124,8 +162,10 @@ Command addEvalCommand(CLI::App& lbd)
     CLI::App* c = lbd.add_subcommand("eval", "re-decide a run's cached probabilities under another utility, rule or defer "
                                              "utility, without retraining; or tune on the validation split");
     c->add_option("run", o->run, "the run folder")->required()->type_name("RUN_DIR");
-    c->add_option("--utility", o->utility, "decision utility matrix: onehot, tail:<c> or a .csv / .json file (default: the run's)")
-        ->type_name("onehot|tail:<c>|FILE");
+    c->add_option("--utility", o->utility, "decision utility matrix: onehot, tail:<c>, prior:<tau> (logit adjustment: "
+                                           "diag(1 / pi_y^tau), pi = training frequencies) or a .csv / .json file "
+                                           "(default: the run's)")
+        ->type_name("onehot|tail:<c>|prior:<tau>|FILE");
     std::vector<std::string> rules;
     for (const auto& info : decisionRules()) {
         rules.push_back(info.name);
@@ -137,13 +177,17 @@ Command addEvalCommand(CLI::App& lbd)
     choices(c->add_option("--split", o->split, "which cached probabilities: test, or validation (runs trained with a "
                                                "validation split)"),
             {"test", "validation"});
-    choices(c->add_option("--tune", o->tune, "choose the tail penalty c or the defer utility r on the validation split, "
-                                             "then report the test split"),
-            {"tail-penalty", "defer"});
+    choices(c->add_option("--tune", o->tune, "choose the tail penalty c, the logit-adjustment tau (prior:tau, highest "
+                                             "balanced accuracy) or the defer utility r on the validation split, then "
+                                             "report the test split"),
+            {"tail-penalty", "prior-tau", "defer"});
     c->add_option("--max-accuracy-loss", o->maxLossPoints, "--tune tail-penalty: validation accuracy budget in points (1)")
         ->check(CLI::Range(0.0, 100.0));
     c->add_option("--coverage", o->coverage, "--tune defer: the validation coverage to reach (0.9)")
         ->check(CLI::Range(1e-6, 1.0));
+    c->add_flag("--calibrate", o->calibrate, "decide with temperature-scaled probabilities, softmax(log pbar / T), T "
+                                             "fitted on the validation split (saved as temperature.json; never on the "
+                                             "test set); prints before / after");
     c->add_flag("--json", o->json, "the report as JSON");
     return {c, [o] { return runEval(*o); }};
 }

@@ -42,7 +42,7 @@ void printReport(std::ostream& out, const EvaluationReport& r, const std::vector
     out << "\n                  (" << r.fhrConvention << ")\n";
     out << "  FHR means       of the three points " << percent(r.fhrPointsMean) << "   of the whole curve (k = 1.."
         << (r.classCount - 1) << ") " << percent(r.fhrCurveMean) << '\n';
-    char line[200];
+    char line[400];
     std::snprintf(line, sizeof line, "  calibration     ECE %.4f (15 bins of pbar of the decision)  MCE %.4f  NLL %.4f",
                   r.calibration.ece, r.calibration.mce, r.nll);
     out << line;
@@ -53,6 +53,29 @@ void printReport(std::ostream& out, const EvaluationReport& r, const std::vector
     if (r.aurocNegativeEntropy) {
         std::snprintf(line, sizeof line, "  AUROC(-entropy) %.4f", *r.aurocNegativeEntropy);
         out << line;
+    }
+    if (r.calibrationMetrics) {
+        const CalibrationMetrics& m = *r.calibrationMetrics;
+        std::snprintf(line, sizeof line, "\n                  ECE 95%% interval [%.4f, %.4f] (%lld bootstrap resamples, seed %llu)  "
+                      "Brier %.4f  classwise ECE %.4f  adaptive ECE %.4f",
+                      m.eceLow, m.eceHigh, static_cast<long long>(m.bootstrapResamples),
+                      static_cast<unsigned long long>(m.bootstrapSeed), m.brier, m.classwiseEce, m.adaptiveEce);
+        out << line;
+    }
+    if (r.temperature && r.uncalibrated) {
+        // Before / after: the same images and decision rule, pbar and softmax(log pbar / T).
+        const UncalibratedSummary& u = *r.uncalibrated;
+        std::snprintf(line, sizeof line, "\n  temperature     T = %.4f (fitted on validation; calibrated pbar = softmax(log pbar / T))"
+                      "\n    before / after  NLL %.4f / %.4f  ECE %.4f / %.4f  MCE %.4f / %.4f  accuracy %s / %s",
+                      *r.temperature, u.nll, r.nll, u.ece, r.calibration.ece, u.mce, r.calibration.mce,
+                      percent(u.accuracy).c_str(), percent(r.overall.accuracy).c_str());
+        out << line;
+        if (u.metrics && r.calibrationMetrics) {
+            std::snprintf(line, sizeof line, "  Brier %.4f / %.4f  classwise ECE %.4f / %.4f  adaptive ECE %.4f / %.4f",
+                          u.metrics->brier, r.calibrationMetrics->brier, u.metrics->classwiseEce,
+                          r.calibrationMetrics->classwiseEce, u.metrics->adaptiveEce, r.calibrationMetrics->adaptiveEce);
+            out << line;
+        }
     }
     if (r.published) {
         // The published code's numbers, for comparing with the paper's tables (lbd-math.md section 6).
