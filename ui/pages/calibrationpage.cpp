@@ -1,6 +1,10 @@
 #include "ui/pages/calibrationpage.h"
 #include "ui/widgets/plottitle.h"
 
+#include "core/eval/temperature.h"
+#include "core/infer/runresults.h"
+#include "core/infer/runtuning.h"
+
 #include "ui/style/regioncolors.h"
 #include "ui/widgets/throttledplot.h"
 
@@ -18,6 +22,54 @@ namespace {
 QString formatAuroc(const std::optional<double>& value)
 {
     return value ? QString::number(*value, 'f', 4) : QObject::tr("undefined (all right or all wrong)");
+}
+
+// Brier, classwise / adaptive ECE and the ECE interval of every image, and before / after rows
+// for a temperature-scaled report.
+QString extraScores(const lbd::EvaluationReport& report)
+{
+    QString rows;
+    if (report.calibrationMetrics) {
+        const lbd::CalibrationMetrics& m = *report.calibrationMetrics;
+        rows += QObject::tr("<tr><td><b>ECE</b> 95% interval</td><td>[%1, %2]</td></tr>"
+                            "<tr><td><b>Brier</b></td><td>%3</td></tr>"
+                            "<tr><td><b>classwise ECE</b></td><td>%4</td></tr>"
+                            "<tr><td><b>adaptive ECE</b></td><td>%5</td></tr>")
+                    .arg(m.eceLow, 0, 'f', 4)
+                    .arg(m.eceHigh, 0, 'f', 4)
+                    .arg(m.brier, 0, 'f', 4)
+                    .arg(m.classwiseEce, 0, 'f', 4)
+                    .arg(m.adaptiveEce, 0, 'f', 4);
+        rows += QObject::tr("<tr><td colspan=2 style='color:gray'>interval: %1 bootstrap resamples (seed %2); Brier = mean "
+                            "&sum;<sub>k</sub> (pbar<sub>k</sub> &minus; [y = k])&sup2;; classwise: the mean over classes "
+                            "of the ECE of pbar<sub>k</sub>; adaptive: 15 equal-mass bins</td></tr>")
+                    .arg(m.bootstrapResamples)
+                    .arg(m.bootstrapSeed);
+    }
+    if (report.temperature && report.uncalibrated) {
+        const lbd::UncalibratedSummary& u = *report.uncalibrated;
+        rows += QObject::tr("<tr><td colspan=2><hr>Temperature scaling, T = %1 (fitted on validation; calibrated pbar = "
+                            "softmax(log pbar / T)). Before &rarr; after:</td></tr>"
+                            "<tr><td>NLL</td><td>%2 &rarr; %3</td></tr>"
+                            "<tr><td>ECE</td><td>%4 &rarr; %5</td></tr>"
+                            "<tr><td>MCE</td><td>%6 &rarr; %7</td></tr>")
+                    .arg(*report.temperature, 0, 'f', 4)
+                    .arg(u.nll, 0, 'f', 4)
+                    .arg(report.nll, 0, 'f', 4)
+                    .arg(u.ece, 0, 'f', 4)
+                    .arg(report.calibration.ece, 0, 'f', 4)
+                    .arg(u.mce, 0, 'f', 4)
+                    .arg(report.calibration.mce, 0, 'f', 4);
+        if (u.metrics && report.calibrationMetrics) {
+            rows += QObject::tr("<tr><td>Brier</td><td>%1 &rarr; %2</td></tr>"
+                                "<tr><td>adaptive ECE</td><td>%3 &rarr; %4</td></tr>")
+                        .arg(u.metrics->brier, 0, 'f', 4)
+                        .arg(report.calibrationMetrics->brier, 0, 'f', 4)
+                        .arg(u.metrics->adaptiveEce, 0, 'f', 4)
+                        .arg(report.calibrationMetrics->adaptiveEce, 0, 'f', 4);
+        }
+    }
+    return rows;
 }
 
 } // namespace
@@ -88,11 +140,52 @@ CalibrationPage::CalibrationPage(QWidget* parent) : QWidget(parent)
     refresh();
 }
 
-void CalibrationPage::beginRun(const RunContext&)
+void CalibrationPage::beginRun(const RunContext& context)
 {
+    m_calibratedRequest.cancel();
     m_reports.clear();
     m_evaluation->clear();
     refresh();
+    if (context.runDirectory.isEmpty()) {
+        return;
+    }
+    // A finished run with a temperature: its final test evaluation, calibrated, as one more
+    // entry. Off the GUI thread (the cached probabilities can be large); a run without
+    // temperature.json, or not finished yet, simply has no such entry.
+    const std::string directory = context.runDirectory.toStdString();
+    m_calibratedRequest.start(
+        [directory]() -> std::shared_ptr<const std::pair<int, lbd::EvaluationReport>> {
+            const auto fit = lbd::loadTemperature(directory);
+            if (!fit) {
+                return nullptr;
+            }
+            const lbd::RunResults results = lbd::loadRunResults(directory);
+            // The confidence here is pbar of the decision: argmax unless the run decides by
+            // expected utility (mean-logit and eq7 decide from each particle).
+            const lbd::DecisionRule rule =
+                results.decisions.rule == lbd::DecisionRule::Expected ? lbd::DecisionRule::Expected : lbd::DecisionRule::Argmax;
+            return std::make_shared<const std::pair<int, lbd::EvaluationReport>>(
+                results.config.train.epochs,
+                lbd::evaluateCalibrated(results, fit->temperature, results.decisions.decisionUtility, rule));
+        },
+        [this](std::shared_ptr<const std::pair<int, lbd::EvaluationReport>> calibrated) {
+            if (!calibrated) {
+                return;
+            }
+            m_reports.push_back(*calibrated);
+            const QSignalBlocker blocker(m_evaluation);
+            m_evaluation->addItem(tr("final test, calibrated (T = %1)").arg(*calibrated->second.temperature, 0, 'f', 3));
+            refresh();
+        },
+        [](const QString&) {
+            // A damaged temperature or results file: the training-time evaluations still show;
+            // `lbd eval --calibrate` names the problem.
+        });
+}
+
+QString CalibrationPage::scoresText() const
+{
+    return m_scores->text();
 }
 
 void CalibrationPage::addEpoch(const lbd::EpochMetrics& metrics)
@@ -211,7 +304,7 @@ void CalibrationPage::refresh()
            "<tr><td><b>AUROC</b> (confidence)</td><td>%6</td></tr>"
            "<tr><td><b>AUROC</b> (&minus;entropy)</td><td>%7</td></tr>"
            "<tr><td><b>NLL</b></td><td>%8 nats</td></tr>"
-           "<tr><td>accuracy</td><td>%9%</td></tr></table>"
+           "<tr><td>accuracy</td><td>%9%</td></tr>%10</table>"
            "<p style='color:gray'>ECE = &sum;<sub>b</sub> (n<sub>b</sub>/N) |acc<sub>b</sub> &minus; conf<sub>b</sub>|; "
            "MCE = the largest gap of a non-empty bin. AUROC: how well the score separates right from wrong "
            "decisions (0.5 = chance).</p>")
@@ -223,7 +316,8 @@ void CalibrationPage::refresh()
             .arg(formatAuroc(report.aurocConfidence))
             .arg(formatAuroc(report.aurocNegativeEntropy))
             .arg(report.nll, 0, 'f', 4)
-            .arg(100.0 * report.overall.accuracy, 0, 'f', 2));
+            .arg(100.0 * report.overall.accuracy, 0, 'f', 2)
+            .arg(extraScores(report)));
     p->requestReplot();
     m_counts->requestReplot();
 }

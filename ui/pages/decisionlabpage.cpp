@@ -1,6 +1,8 @@
 #include "ui/pages/decisionlabpage.h"
 
+#include "core/eval/temperature.h"
 #include "core/infer/runresults.h"
+#include "core/infer/runtuning.h"
 #include "ui/decisionlab/labplots.h"
 #include "ui/decisionlab/labtable.h"
 #include "ui/decisionlab/labtext.h"
@@ -14,6 +16,7 @@
 #include "ui/widgets/plottitle.h"
 #include "ui/widgets/throttledplot.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
@@ -91,6 +94,14 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
         applyPreset(lbd::UtilityMatrix::tailSensitive(m_results ? m_results->classes : m_document->classCount(), c),
                     tr("tail-sensitive (c = %1)").arg(c));
     });
+    m_calibrated = new QCheckBox(tr("Calibrated"), this);
+    m_calibrated->setObjectName(QStringLiteral("calibratedProbabilities"));
+    m_calibrated->setToolTip(tr("Decide with temperature-scaled probabilities: calibrated pbar = softmax(log pbar / T), "
+                                "one T fitted by NLL on the run's validation split (never on the test set) and kept in "
+                                "the run folder (temperature.json). Argmax decisions stay the same; expected-utility "
+                                "decisions, confidences, defer and calibration change. Expected and argmax rules only."));
+    m_calibrated->setEnabled(false);
+    connect(m_calibrated, &QCheckBox::toggled, this, [this] { requestEvaluation(); });
     m_matrixLabel = new QLabel(this);
     m_matrixLabel->setObjectName(QStringLiteral("matrixDescription"));
     m_matrixLabel->setToolTip(tr("The shared decision matrix U[true, decision] (edited on the Utility page) and where it "
@@ -164,6 +175,8 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     controls->addWidget(m_oneHotButton);
     controls->addWidget(m_tailPenalty);
     controls->addWidget(m_tailButton);
+    controls->addSpacing(16);
+    controls->addWidget(m_calibrated);
     controls->addStretch();
     auto* recordedRow = new QHBoxLayout;
     recordedRow->addWidget(m_recorded, 1);
@@ -333,6 +346,15 @@ void DecisionLabPage::onLoaded(std::shared_ptr<const lbd::RunResults> results)
     m_notes->setText(notes.empty() ? QString() : tr("<b>Note:</b> %1").arg(labtext::htmlLines(notes)));
     m_notes->setVisible(!notes.empty());
     m_tuning->setRun(m_directory, m_results->hasValidation, m_results->classes);
+    m_temperature.reset();
+    try {
+        if (const auto fit = lbd::loadTemperature(m_directory.toStdString())) {
+            m_temperature = fit->temperature;
+        }
+    } catch (const std::exception& error) {
+        showMessage(tr("The run's temperature file cannot be read: %1").arg(QString::fromUtf8(error.what())), true);
+    }
+    updateCalibratedBox();
     // The shared matrix is about this run's classes (run.json's), whatever data set the experiment
     // panel shows: a matrix made for other classes is kept aside by the document, not lost.
     QStringList runNames;
@@ -464,15 +486,19 @@ void DecisionLabPage::requestEvaluation()
     const std::optional<double> defer = m_document->effectiveDeferUtility();
     const QString description = m_document->description();
     const std::shared_ptr<const lbd::RunResults> results = m_results;
+    const bool calibrated = m_calibrated->isChecked() && m_calibrated->isEnabled();
     // Settings changed while an evaluation runs (a painting stroke) start a newer one: only the
     // newest is shown.
     m_evaluation.start(
-        [results, matrix, chosen, defer, description] {
+        [results, matrix, chosen, defer, description, calibrated] {
             auto out = std::make_shared<Evaluated>();
             out->matrix = matrix;
             out->defer = defer;
             out->description = description;
-            out->lab = lbd::evaluateRunResults(*results, matrix, chosen, defer);
+            // Calibrated: T from temperature.json, fitted on the validation split (and saved) the first time.
+            out->lab = calibrated ? lbd::evaluateCalibrated(*results, lbd::runTemperature(results->directory).temperature,
+                                                            matrix, chosen, defer)
+                                  : lbd::evaluateRunResults(*results, matrix, chosen, defer);
             // Argmax ignores U when deciding; evaluating it under the same matrix gives the
             // one-hot baseline's decisions with their mean utility under the shared matrix.
             out->baseline = lbd::evaluateRunResults(*results, matrix, lbd::DecisionRule::Argmax);
@@ -484,6 +510,10 @@ void DecisionLabPage::requestEvaluation()
             m_evaluatedMatrix = out->matrix;
             m_evaluatedDefer = out->defer;
             m_evaluatedDescription = out->description;
+            if (out->lab.temperature) {
+                m_temperature = out->lab.temperature;
+            }
+            updateCalibratedBox();
             showMessage({}, false);
             showReports();
             emit evaluated();
@@ -495,6 +525,28 @@ void DecisionLabPage::requestEvaluation()
             showMessage(tr("The evaluation failed: %1").arg(error), true);
             emit failed(error);
         });
+}
+
+void DecisionLabPage::updateCalibratedBox()
+{
+    const bool possible = m_results && (m_results->hasValidation || m_temperature);
+    m_calibrated->setEnabled(possible);
+    if (!m_results) {
+        m_calibrated->setText(tr("Calibrated"));
+    } else if (!possible) {
+        m_calibrated->setText(tr("Calibrated (no validation split: T cannot be fitted)"));
+    } else if (!m_temperature) {
+        m_calibrated->setText(tr("Calibrated (T fitted on validation when checked)"));
+    } else if (m_lab && m_lab->temperature && m_lab->uncalibrated) {
+        m_calibrated->setText(tr("Calibrated (T = %1, fitted on validation): test ECE %2 \u2192 %3, NLL %4 \u2192 %5")
+                                  .arg(*m_temperature, 0, 'f', 2)
+                                  .arg(m_lab->uncalibrated->ece, 0, 'f', 4)
+                                  .arg(m_lab->calibration.ece, 0, 'f', 4)
+                                  .arg(m_lab->uncalibrated->nll, 0, 'f', 4)
+                                  .arg(m_lab->nll, 0, 'f', 4));
+    } else {
+        m_calibrated->setText(tr("Calibrated (T = %1, fitted on validation)").arg(*m_temperature, 0, 'f', 2));
+    }
 }
 
 void DecisionLabPage::showMessage(const QString& text, bool error)

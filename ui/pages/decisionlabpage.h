@@ -7,8 +7,10 @@
 // selective accuracy. A degenerate result (the report's warnings) is shown as a warning, never as
 // an improvement. Quick presets write the shared matrix as undoable edits and say what they
 // replaced; the run's own recorded settings are offered, not imposed; with a validation split, c
-// and r are tuned on it (DecisionTuningPanel) and the test split is reported. Loading and every
-// evaluation run on the thread pool.
+// and r are tuned on it (DecisionTuningPanel) and the test split is reported. "Calibrated" decides
+// the temperature-scaled pbar, softmax(log pbar / T), T fitted on the validation split (fitted and
+// kept in the run folder the first time it is checked). Loading and every evaluation run on the
+// thread pool.
 #include <QWidget>
 
 #include <memory>
@@ -19,6 +21,7 @@
 #include "core/lbd/utilitymatrix.h"
 #include "ui/background/latestrequest.h"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -84,6 +87,10 @@ public:
     QPushButton* adoptButton() const { return m_adopt; }
     DecisionControls* decisionControls() const { return m_controls; }
     QComboBox* ruleBox() const;
+    // "Calibrated (T = 1.37, fitted on validation)"; disabled for a run without a validation split.
+    QCheckBox* calibratedBox() const { return m_calibrated; }
+    // T of the last evaluation; empty when it decided the uncalibrated pbar.
+    std::optional<double> evaluatedTemperature() const { return m_lab ? m_lab->temperature : std::nullopt; }
     DecisionTuningPanel* tuning() const { return m_tuning; }
 
 signals:
@@ -105,6 +112,7 @@ private:
     void showHeadline();
     void showDefer();
     QString chosenTitle() const;
+    void updateCalibratedBox();
 
     UtilityDocument* m_document = nullptr;
     QStackedWidget* m_stack = nullptr;
@@ -113,6 +121,8 @@ private:
     QPushButton* m_oneHotButton = nullptr;
     QPushButton* m_tailButton = nullptr;
     QDoubleSpinBox* m_tailPenalty = nullptr;
+    QCheckBox* m_calibrated = nullptr;
+    std::optional<double> m_temperature; // the run's temperature.json, once known
     QLabel* m_matrixLabel = nullptr;
     QWidget* m_noticeBar = nullptr;
     QLabel* m_notice = nullptr;
