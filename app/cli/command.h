@@ -27,6 +27,7 @@ Command addOodCommand(CLI::App& lbd);
 Command addExportCommand(CLI::App& lbd);
 Command addBenchCommand(CLI::App& lbd);
 Command addStudyCommand(CLI::App& lbd);
+Command addDiffCommand(CLI::App& lbd);
 Command addCompletionCommand(CLI::App& lbd);
 Command addMakeListDataCommand(CLI::App& lbd);
 

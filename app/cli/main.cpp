@@ -7,6 +7,7 @@
 
 #include "core/util/buildinfo.h"
 #include "core/util/error.h"
+#include "core/util/machineinfo.h"
 
 #include <c10/util/Exception.h>
 
@@ -17,7 +18,8 @@ namespace {
 int printVersion()
 {
     const lbd::BuildInfo info = lbd::buildInfo();
-    std::cout << "lbd " << info.lbdVersion << "\nLibTorch " << info.torchVersion << "\nOpenCV " << info.openCvVersion
+    std::cout << "lbd " << info.lbdVersion << " (commit " << info.gitCommit << ")\nLibTorch " << info.torchVersion
+              << "\nOpenCV " << info.openCvVersion
               << "\nCUDA " << (info.cudaAvailable ? "available" : "not available") << '\n';
     for (const auto& device : info.cudaDevices) {
         std::cout << "  " << device << '\n';
@@ -40,6 +42,7 @@ int main(int argc, char** argv)
 {
     using namespace lbd::cli;
     installCrashReport();
+    lbd::setCommandLine(argc, argv); // every run this process starts records it (run.json's provenance)
     CLI::App app("Long-tailed Bayesian Decision (LBD Studio command line): train particle ensembles on long-tailed "
                  "image data, evaluate and decide with utility matrices, classify images.",
                  "lbd");
@@ -50,7 +53,8 @@ int main(int argc, char** argv)
     app.add_flag("--version", version, "versions of LBD Studio, LibTorch, OpenCV and the CUDA devices found");
     const std::vector<Command> commands = {addDataCommand(app),   addTrainCommand(app),  addEvalCommand(app),
                                            addPredictCommand(app), addOodCommand(app), addExportCommand(app), addBenchCommand(app),
-                                           addStudyCommand(app),   addMakeListDataCommand(app), addCompletionCommand(app)};
+                                           addStudyCommand(app),   addDiffCommand(app),   addMakeListDataCommand(app),
+                                           addCompletionCommand(app)};
     for (const Command& command : commands) {
         command.app->set_help_flag("-h,--help", "this help");
     }

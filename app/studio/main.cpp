@@ -8,6 +8,7 @@
 
 #include "core/infer/runstate.h"
 #include "core/train/runsroot.h"
+#include "core/util/machineinfo.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -29,6 +30,7 @@ int main(int argc, char** argv)
         }
     }
     QApplication app(argc, argv);
+    lbd::setCommandLine("GUI"); // what run.json records as the command line of runs started here
     QApplication::setOrganizationName(QStringLiteral("LBDStudio"));
     QApplication::setApplicationName(QStringLiteral("lbd-studio"));
     QApplication::setApplicationVersion(QStringLiteral(LBD_VERSION));

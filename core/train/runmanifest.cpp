@@ -1,5 +1,7 @@
 #include "core/train/runmanifest.h"
 
+#include "core/train/configjson.h"
+#include "core/train/runprovenance.h"
 #include "core/util/buildinfo.h"
 #include "core/util/error.h"
 #include "core/util/machineinfo.h"
@@ -7,6 +9,8 @@
 #include "core/util/jsonread.h"
 
 #include <nlohmann/json.hpp>
+
+#include <optional>
 
 #include "core/model/modelspec.h"
 
@@ -56,6 +60,16 @@ void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std
             // A damaged manifest is replaced; the new time is the best we know.
         }
     }
+    // The data named by the run's config.json (written before this): its fingerprint goes into
+    // the provenance. A folder without one (a hand-made run) records the data as unknown.
+    std::optional<TrainConfig> config;
+    if (folder.exists(RunFolder::kConfig)) {
+        try {
+            config = trainConfigFromJson(folder.readJson(RunFolder::kConfig), folder.path(RunFolder::kConfig));
+        } catch (const std::exception&) {
+            config.reset();
+        }
+    }
     folder.writeJson(RunFolder::kManifest,
                      {{"dataset", dataset.name},
                       {"class_names", dataset.classNames},
@@ -67,7 +81,8 @@ void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std
                       {"device", device},
                       {"lbd_version", info.lbdVersion},
                       {"libtorch_version", info.torchVersion},
-                      {"created", created}});
+                      {"created", created},
+                      {"provenance", currentProvenance(config ? &config->data : nullptr)}});
 }
 
 RunManifest readRunManifest(const RunFolder& folder)

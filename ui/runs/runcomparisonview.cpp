@@ -131,6 +131,7 @@ ComparedRun loadComparedRun(const QString& directory)
     ComparedRun run;
     run.summary = lbd::readRunSummary(directory.toStdString());
     run.config = readFlatConfig(directory);
+    run.environment = readFlatEnvironment(directory);
     try {
         for (const lbd::EpochMetrics& epoch : lbd::readRunHistory(directory.toStdString())) {
             run.epochs << epoch.epoch;
@@ -501,6 +502,22 @@ void RunComparisonView::rebuildTable()
                         [key](const ComparedRun& r) {
                             const auto it = r.config.find(key);
                             return it == r.config.end() ? kDash : fromStd(it->second);
+                        },
+                        [](const ComparedRun&) { return std::optional<double>(); }, 0});
+    }
+    // And where and how they were made, when that differs (another commit, machine, GPU or data).
+    std::vector<FlatConfig> environments;
+    for (const ComparedRun& run : m_runs) {
+        environments.push_back(run.environment);
+    }
+    for (const std::string& key : differingKeys(environments)) {
+        rows.push_back({QObject::tr("environment: %1").arg(fromStd(key)),
+                        QObject::tr("Where and how the runs were made differs here (run.json's provenance: the build and "
+                                    "its commit, the command line, the machine, the GPU software, the data's "
+                                    "fingerprint; what is the same in every run is not listed)."),
+                        [key](const ComparedRun& r) {
+                            const auto it = r.environment.find(key);
+                            return it == r.environment.end() ? kDash : fromStd(it->second);
                         },
                         [](const ComparedRun&) { return std::optional<double>(); }, 0});
     }

@@ -7,7 +7,8 @@
 // with a ± 1 sample std band (unless "Seeds as one curve" is off); and a table with the runs side
 // by side (metrics as rows: both utilities, both FHR means, AURC, the report's warnings; the best
 // value of a ranked metric in bold, never for a run whose report is flagged degenerate), then one
-// row per config.json key whose value differs between the runs (configdiff.h). The
+// row per config.json key and per provenance key (run.json: build, command line, machine, data
+// fingerprint) whose value differs between the runs (configdiff.h; `lbd diff` prints the same). The
 // figure saves as PNG or PDF for a report.
 #include <QString>
 #include <QVector>
@@ -45,6 +46,7 @@ struct ComparedRun {
     QVector<double> loss;         // the training objective L, mean over the epoch
     QString error;                // why there are no curves (metrics.jsonl damaged)
     FlatConfig config;            // config.json flattened, for the rows of keys that differ
+    FlatConfig environment;       // run.json's provenance (build, command line, machine, data), likewise
     MetricCurves curves;          // every metric metrics.jsonl recorded, against the epoch
 };
 ComparedRun loadComparedRun(const QString& directory);

@@ -1,0 +1,43 @@
+#pragma once
+// What differs between runs: their settings (config.json), their provenance (run.json: build,
+// command line, machine, data fingerprint) and their results (report.json's headline metrics).
+// One function for `lbd diff` and the Runs page's comparison table, so both show the same.
+// Torch-free: the GUI reads hundreds of runs with it.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace lbd {
+
+using FlatValues = std::map<std::string, std::string>; // "optimizer.learning_rate" -> "0.1"
+
+// Each run file flattened to "section.key" -> value (strings bare, the rest as JSON text). Empty
+// when the file is missing or unreadable (readRunSummary names the damage).
+FlatValues readRunConfigValues(const std::string& runDirectory);
+// run.json's provenance (runprovenance.h) and the device it trained on; "unknown" for each key
+// a run made before provenance was recorded lacks.
+FlatValues readRunEnvironment(const std::string& runDirectory);
+// The final evaluation's headline numbers (accuracy, tail accuracy, FHR, AURC, ECE, ...) and the
+// run's state and epochs, as text with full precision.
+FlatValues readRunMetrics(const std::string& runDirectory);
+
+// Keys, sorted, whose value differs between the maps or is missing from some; empty for fewer
+// than two.
+std::vector<std::string> differingKeys(const std::vector<FlatValues>& runs);
+
+struct RunDifference {
+    std::string key;
+    std::string first;  // "(absent)" where that run lacks the key
+    std::string second;
+};
+
+struct RunDifferences {
+    std::vector<RunDifference> config;
+    std::vector<RunDifference> environment;
+    std::vector<RunDifference> metrics;
+};
+
+// InputError naming the folder when either is not a run folder (no config.json or run.json).
+RunDifferences diffRuns(const std::string& firstRun, const std::string& secondRun);
+
+} // namespace lbd
