@@ -76,12 +76,16 @@ private slots:
         QCOMPARE(lab->labReport()->nll, expected.nll);
         QCOMPARE(lab->labReport()->calibration.ece, expected.calibration.ece);
         QVERIFY2(box->text().contains(QStringLiteral("T = %1").arg(fit->temperature, 0, 'f', 2)), qPrintable(box->text()));
-        QVERIFY2(box->text().contains(QStringLiteral("ECE")), qPrintable(box->text()));
+        QVERIFY2(lab->calibrationNote().contains(QStringLiteral("ECE %1").arg(uncalibrated.calibration.ece, 0, 'f', 4)),
+                 qPrintable(lab->calibrationNote()));
+        QVERIFY2(lab->calibrationNote().contains(QStringLiteral("NLL %1").arg(uncalibrated.nll, 0, 'f', 4)),
+                 qPrintable(lab->calibrationNote()));
 
         // Unchecked: the plain pbar again.
         box->setChecked(false);
         QTRY_VERIFY_WITH_TIMEOUT(!lab->isBusy() && !lab->evaluatedTemperature().has_value(), 30000);
         QCOMPARE(lab->labReport()->nll, uncalibrated.nll);
+        QVERIFY(lab->calibrationNote().isEmpty());
     }
 
     void aRunWithoutValidationOffersNoCalibration()

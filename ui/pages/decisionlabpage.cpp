@@ -102,6 +102,10 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
                                 "decisions, confidences, defer and calibration change. Expected and argmax rules only."));
     m_calibrated->setEnabled(false);
     connect(m_calibrated, &QCheckBox::toggled, this, [this] { requestEvaluation(); });
+    m_calibrationNote = new QLabel(this);
+    m_calibrationNote->setObjectName(QStringLiteral("calibrationNote"));
+    m_calibrationNote->setWordWrap(true);
+    m_calibrationNote->setVisible(false);
     m_matrixLabel = new QLabel(this);
     m_matrixLabel->setObjectName(QStringLiteral("matrixDescription"));
     m_matrixLabel->setToolTip(tr("The shared decision matrix U[true, decision] (edited on the Utility page) and where it "
@@ -228,6 +232,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     infoLayout->addWidget(m_noticeBar);
     infoLayout->addWidget(m_setAside);
     infoLayout->addWidget(m_runLabel);
+    infoLayout->addWidget(m_calibrationNote);
     infoLayout->addLayout(recordedRow);
     infoLayout->addWidget(m_notes);
     infoLayout->addWidget(m_message);
@@ -537,17 +542,24 @@ void DecisionLabPage::updateCalibratedBox()
         m_calibrated->setText(tr("Calibrated (no validation split: T cannot be fitted)"));
     } else if (!m_temperature) {
         m_calibrated->setText(tr("Calibrated (T fitted on validation when checked)"));
-    } else if (m_lab && m_lab->temperature && m_lab->uncalibrated) {
-        m_calibrated->setText(tr("Calibrated (T = %1, fitted on validation): test ECE %2 \u2192 %3, NLL %4 \u2192 %5")
-                                  .arg(*m_temperature, 0, 'f', 2)
-                                  .arg(m_lab->uncalibrated->ece, 0, 'f', 4)
-                                  .arg(m_lab->calibration.ece, 0, 'f', 4)
-                                  .arg(m_lab->uncalibrated->nll, 0, 'f', 4)
-                                  .arg(m_lab->nll, 0, 'f', 4));
     } else {
         m_calibrated->setText(tr("Calibrated (T = %1, fitted on validation)").arg(*m_temperature, 0, 'f', 2));
     }
+    // The before / after on its own wrapping line: the controls row must stay narrow.
+    const bool calibrated = m_lab && m_lab->temperature && m_lab->uncalibrated;
+    m_calibrationNote->setVisible(calibrated);
+    m_calibrationNote->setText(
+        calibrated ? tr("Calibrated probabilities, softmax(log pbar / T) with T = %1 fitted on the validation split. Test "
+                        "split before \u2192 after: ECE %2 \u2192 %3, NLL %4 \u2192 %5.")
+                         .arg(*m_lab->temperature, 0, 'f', 3)
+                         .arg(m_lab->uncalibrated->ece, 0, 'f', 4)
+                         .arg(m_lab->calibration.ece, 0, 'f', 4)
+                         .arg(m_lab->uncalibrated->nll, 0, 'f', 4)
+                         .arg(m_lab->nll, 0, 'f', 4)
+                   : QString());
 }
+
+QString DecisionLabPage::calibrationNote() const { return m_calibrationNote->isHidden() ? QString() : m_calibrationNote->text(); }
 
 void DecisionLabPage::showMessage(const QString& text, bool error)
 {

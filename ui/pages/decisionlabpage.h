@@ -91,6 +91,8 @@ public:
     QCheckBox* calibratedBox() const { return m_calibrated; }
     // T of the last evaluation; empty when it decided the uncalibrated pbar.
     std::optional<double> evaluatedTemperature() const { return m_lab ? m_lab->temperature : std::nullopt; }
+    // With calibrated probabilities: T and the test ECE / NLL before and after; empty otherwise.
+    QString calibrationNote() const;
     DecisionTuningPanel* tuning() const { return m_tuning; }
 
 signals:
@@ -122,6 +124,7 @@ private:
     QPushButton* m_tailButton = nullptr;
     QDoubleSpinBox* m_tailPenalty = nullptr;
     QCheckBox* m_calibrated = nullptr;
+    QLabel* m_calibrationNote = nullptr;
     std::optional<double> m_temperature; // the run's temperature.json, once known
     QLabel* m_matrixLabel = nullptr;
     QWidget* m_noticeBar = nullptr;
