@@ -166,6 +166,12 @@ int runTrain(TrainOptions& o)
         return *status;
     }
     const DistributedSpec distributed = distributedSpecFromEnvironment();
+    if (distributed.enabled() && std::getenv("RANK") == nullptr) {
+        // Said once per rank, so that a job step read wrongly (a task per node, not per GPU) is seen.
+        std::cerr << "lbd train: rank " << distributed.rank << " of " << distributed.worldSize << ", GPU " << distributed.localRank
+                  << " on this machine, from SLURM's SLURM_PROCID, SLURM_NTASKS and SLURM_LOCALID (RANK and WORLD_SIZE "
+                     "are not set)\n";
+    }
     static TrainingControl control;
     g_control = &control;
     std::signal(SIGINT, onInterrupt); // from before the set-up, which can take long (a large model)

@@ -48,17 +48,42 @@ DistributedSpec distributedSpecFromEnvironment(const std::function<const char*(c
     DistributedSpec spec;
     const char* worldSize = get("WORLD_SIZE");
     const char* rank = get("RANK");
+    const char* localRank = get("LOCAL_RANK");
+    const char* worldSizeName = "WORLD_SIZE";
+    const char* rankName = "RANK";
+    const char* localRankName = "LOCAL_RANK";
     if (worldSize == nullptr && rank == nullptr) {
-        return spec;
+        // Not given: the tasks of a SLURM job step (srun) are the ranks. Only inside a step
+        // (SLURM_STEP_ID): a batch script's own environment also says SLURM_NTASKS=4 and
+        // SLURM_PROCID=0, and one process taking that for rank 0 of 4 would wait for the others.
+        const char* tasks = get("SLURM_NTASKS") ? get("SLURM_NTASKS") : get("SLURM_STEP_NUM_TASKS");
+        if (get("SLURM_STEP_ID") == nullptr || get("SLURM_PROCID") == nullptr || tasks == nullptr) {
+            return spec;
+        }
+        worldSize = tasks;
+        worldSizeName = get("SLURM_NTASKS") ? "SLURM_NTASKS" : "SLURM_STEP_NUM_TASKS";
+        rank = get("SLURM_PROCID");
+        rankName = "SLURM_PROCID";
+        if (localRank == nullptr) {
+            localRank = get("SLURM_LOCALID");
+            localRankName = "SLURM_LOCALID";
+        }
+        const char* nodes = get("SLURM_STEP_NUM_NODES") ? get("SLURM_STEP_NUM_NODES") : get("SLURM_NNODES");
+        const char* address = get("MASTER_ADDR");
+        if (std::string(worldSize) != "1" && nodes != nullptr && std::string(nodes) != "1" && (address == nullptr || address[0] == '\0')) {
+            throw InputError(std::string("the ranks come from SLURM (") + worldSizeName + "=" + worldSize + " tasks on " + nodes
+                             + " nodes) but MASTER_ADDR is not set: export MASTER_ADDR=$(scontrol show hostnames "
+                               "\"$SLURM_JOB_NODELIST\" | head -1), the host of rank 0");
+        }
     }
     if (worldSize == nullptr || rank == nullptr) {
         throw InputError(std::string(worldSize == nullptr ? "RANK" : "WORLD_SIZE") + " is set but "
                          + (worldSize == nullptr ? "WORLD_SIZE" : "RANK") + " is not: a distributed run needs both");
     }
-    spec.worldSize = static_cast<int>(integerVariable("WORLD_SIZE", worldSize, 1, 4096));
-    spec.rank = static_cast<int>(integerVariable("RANK", rank, 0, spec.worldSize - 1));
-    if (const char* localRank = get("LOCAL_RANK")) {
-        spec.localRank = static_cast<int>(integerVariable("LOCAL_RANK", localRank, 0, 1023));
+    spec.worldSize = static_cast<int>(integerVariable(worldSizeName, worldSize, 1, 4096));
+    spec.rank = static_cast<int>(integerVariable(rankName, rank, 0, spec.worldSize - 1));
+    if (localRank != nullptr) {
+        spec.localRank = static_cast<int>(integerVariable(localRankName, localRank, 0, 1023));
     } else {
         spec.localRank = spec.rank;
     }
