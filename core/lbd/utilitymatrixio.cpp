@@ -64,6 +64,18 @@ std::string formatDouble(double value)
     return std::string(buffer, result.ptr);
 }
 
+// The number of a preset spec "<prefix><x>" (any case, blanks around), 0 <= x <= maximum.
+std::optional<double> presetNumber(const std::string& spec, const std::string& prefix, double maximum)
+{
+    const std::string text = lowercase(trimBlanks(spec));
+    double value = 0.0;
+    if (text.rfind(prefix, 0) != 0 || !parseDouble(text.substr(prefix.size()), value) || !std::isfinite(value)
+        || value < 0.0 || value > maximum) {
+        return std::nullopt;
+    }
+    return value;
+}
+
 std::string listNames(const std::vector<std::string>& names)
 {
     // Enough to show the user what the dataset calls its classes without printing 1000 names.
@@ -383,13 +395,7 @@ std::string priorSpec(double tau)
 
 std::optional<double> priorTauOf(const std::string& spec)
 {
-    const std::string text = lowercase(trimBlanks(spec));
-    double tau = 0.0;
-    if (text.rfind("prior:", 0) != 0 || !parseDouble(text.substr(6), tau) || !std::isfinite(tau) || tau < 0.0
-        || tau > kMaxPriorTau) {
-        return std::nullopt;
-    }
-    return tau;
+    return presetNumber(spec, "prior:", kMaxPriorTau);
 }
 
 UtilityMatrix priorAdjusted(const std::vector<int64_t>& trainCounts, double tau)
@@ -440,13 +446,7 @@ std::string tailSpec(double penalty)
 
 std::optional<double> tailPenaltyOf(const std::string& spec)
 {
-    const std::string text = lowercase(trimBlanks(spec));
-    double penalty = 0.0;
-    if (text.rfind("tail:", 0) != 0 || !parseDouble(text.substr(5), penalty) || !std::isfinite(penalty) || penalty < 0.0
-        || penalty > kMaxUtilityMagnitude) {
-        return std::nullopt;
-    }
-    return penalty;
+    return presetNumber(spec, "tail:", kMaxUtilityMagnitude);
 }
 
 bool isUtilityFileSpec(const std::string& spec)
