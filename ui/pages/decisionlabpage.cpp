@@ -138,6 +138,7 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     m_runLabel = new QLabel(this);
     m_runLabel->setObjectName(QStringLiteral("labRun"));
     m_runLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runLabel->setWordWrap(true); // beside the Calibrated box: a long run path wraps instead of widening the page
     m_runLabel->setToolTip(tr("The run whose cached test probabilities (test_probabilities.pt) are re-decided."));
     m_recorded = new QLabel(this);
     m_recorded->setObjectName(QStringLiteral("labRecorded"));
@@ -179,8 +180,6 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     controls->addWidget(m_oneHotButton);
     controls->addWidget(m_tailPenalty);
     controls->addWidget(m_tailButton);
-    controls->addSpacing(16);
-    controls->addWidget(m_calibrated);
     controls->addStretch();
     auto* recordedRow = new QHBoxLayout;
     recordedRow->addWidget(m_recorded, 1);
@@ -231,7 +230,12 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     infoLayout->addWidget(m_matrixLabel); // its own line: the page must fit a 1600-pixel screen beside the panel
     infoLayout->addWidget(m_noticeBar);
     infoLayout->addWidget(m_setAside);
-    infoLayout->addWidget(m_runLabel);
+    // The Calibrated box beside the run it is about: the controls row is as wide as a 1600-pixel
+    // screen beside the panel allows.
+    auto* runRow = new QHBoxLayout;
+    runRow->addWidget(m_runLabel, 1);
+    runRow->addWidget(m_calibrated);
+    infoLayout->addLayout(runRow);
     infoLayout->addWidget(m_calibrationNote);
     infoLayout->addLayout(recordedRow);
     infoLayout->addWidget(m_notes);
