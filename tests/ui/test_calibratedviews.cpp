@@ -2,20 +2,26 @@
 // validation split the first time it is checked (temperature.json), decides the calibrated pbar
 // and says T and the test ECE / NLL before and after; a run without a validation split offers no
 // calibration. The Calibration page then lists the final test evaluation with that T, its scores
-// before / after, beside Brier, classwise and adaptive ECE and the ECE interval.
+// before / after, beside Brier, classwise and adaptive ECE and the ECE interval. The lab's tuning
+// panel tunes tau of the logit-adjustment preset prior:tau on the validation split.
 #include "tests/ui/uitestsupport.h"
 
 #include "core/eval/temperature.h"
 #include "core/infer/runresults.h"
 #include "core/infer/runtuning.h"
+#include "core/lbd/priorutility.h"
 #include "core/train/trainer.h"
 #include "tests/support/tinyconfig.h"
 #include "ui/app/mainwindow.h"
 #include "ui/pages/calibrationpage.h"
+#include "ui/decisionlab/tuningpanel.h"
 #include "ui/pages/decisionlabpage.h"
+#include "ui/utility/utilitydocument.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -97,6 +103,35 @@ private slots:
         QVERIFY(!lab->calibratedBox()->isEnabled());
         QVERIFY2(lab->calibratedBox()->text().contains(QStringLiteral("no validation split")),
                  qPrintable(lab->calibratedBox()->text()));
+    }
+
+    // Logit adjustment tuned like c: tau on the validation split, the shared matrix set to prior:tau.
+    void decisionLabTunesThePriorTau()
+    {
+        MainWindow window;
+        DecisionLabPage* lab = window.decisionLabPage();
+        QVERIFY(window.openRun(m_withValidation));
+        QTRY_VERIFY_WITH_TIMEOUT(lab->hasRun() && lab->labReport().has_value() && !lab->isBusy(), 30000);
+        lab->setRule(lbd::DecisionRule::Expected);
+        QTRY_VERIFY_WITH_TIMEOUT(!lab->isBusy() && lab->labReport()->rule == lbd::DecisionRule::Expected, 30000);
+        DecisionTuningPanel* tuning = lab->tuning();
+        QVERIFY(tuning->priorButton()->isEnabled());
+        QSignalSpy tuned(tuning, &DecisionTuningPanel::tuned);
+        QTest::mouseClick(tuning->priorButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!tuned.isEmpty() && !lab->isBusy(), 30000);
+        const lbd::RunResults validation = lbd::loadRunResults(m_withValidation.toStdString(), lbd::ResultSplit::Validation);
+        const double tau = lbd::tunePriorTau(validation, lbd::DecisionRule::Expected).tau;
+        QVERIFY(tuning->tunedTau());
+        QCOMPARE(*tuning->tunedTau(), tau);
+        const lbd::UtilityMatrix expected = lbd::priorAdjusted(validation.trainCounts, tau);
+        QCOMPARE(window.utilityDocument()->matrix(), expected);
+        QTRY_VERIFY_WITH_TIMEOUT(!lab->isBusy() && lab->evaluatedMatrix() == expected, 30000);
+        QVERIFY2(tuning->resultText().contains(QStringLiteral("validation")), qPrintable(tuning->resultText()));
+
+        // Without a validation split the button is off.
+        QVERIFY(window.openRun(m_withoutValidation));
+        QTRY_VERIFY_WITH_TIMEOUT(lab->hasRun() && lab->runDirectory() == m_withoutValidation && !lab->isBusy(), 30000);
+        QVERIFY(!tuning->priorButton()->isEnabled());
     }
 
     void calibrationPageShowsBeforeAndAfter()

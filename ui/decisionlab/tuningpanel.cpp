@@ -1,6 +1,7 @@
 #include "ui/decisionlab/tuningpanel.h"
 
 #include "core/infer/runtuning.h"
+#include "core/lbd/priorutility.h"
 #include "ui/utility/utilitydocument.h"
 
 #include <QDoubleSpinBox>
@@ -12,9 +13,10 @@
 namespace lbd::ui {
 
 struct DecisionTuningPanel::Outcome {
-    bool tail = true;
+    Kind kind = Kind::TailPenalty;
     std::shared_ptr<const lbd::RunResults> validation;
     lbd::TunedTailPenalty penalty;
+    lbd::TunedPriorTau prior;
     lbd::TunedDeferUtility defer;
     double coverageTarget = 0.0;
 };
@@ -38,6 +40,12 @@ DecisionTuningPanel::DecisionTuningPanel(UtilityDocument* document, QWidget* par
     m_tailButton->setToolTip(tr("Choose the tail penalty c of a tail-sensitive decision matrix on the run's VALIDATION "
                                 "split (never the test set), set the shared matrix to tail-sensitive(c) (one undo step), "
                                 "and show the TEST split at that c."));
+    m_priorButton = new QPushButton(tr("Tune \u03c4 (prior) on validation"), this);
+    m_priorButton->setObjectName(QStringLiteral("tunePriorTau"));
+    m_priorButton->setToolTip(tr("Logit adjustment (Menon et al. 2021): decide argmax pbar_d / pi_d^\u03c4, pi = the training "
+                                 "class frequencies, as the expected utility of U = diag(1 / pi^\u03c4) (prior:\u03c4). "
+                                 "Chooses \u03c4 with the highest balanced (mean per-class) accuracy on the run's VALIDATION "
+                                 "split, sets the shared matrix to it (one undo step) and shows the TEST split."));
     m_deferButton = new QPushButton(tr("Tune r on validation"), this);
     m_deferButton->setObjectName(QStringLiteral("tuneDeferUtility"));
     m_coverage = new QDoubleSpinBox(this);
@@ -63,6 +71,8 @@ DecisionTuningPanel::DecisionTuningPanel(UtilityDocument* document, QWidget* par
     row->addWidget(m_tailButton);
     row->addWidget(m_budget);
     row->addSpacing(12);
+    row->addWidget(m_priorButton);
+    row->addSpacing(12);
     row->addWidget(m_deferButton);
     row->addWidget(m_coverage);
     row->addStretch();
@@ -73,14 +83,17 @@ DecisionTuningPanel::DecisionTuningPanel(UtilityDocument* document, QWidget* par
 
     connect(m_tailButton, &QPushButton::clicked, this, &DecisionTuningPanel::tuneTailPenalty);
     connect(m_deferButton, &QPushButton::clicked, this, &DecisionTuningPanel::tuneDeferUtility);
+    connect(m_priorButton, &QPushButton::clicked, this, &DecisionTuningPanel::tunePriorTau);
     connect(m_document, &UtilityDocument::ruleChanged, this, &DecisionTuningPanel::updateButtons);
     // A tuned value the user has since changed is no longer what the lab shows: say so.
     const auto markStale = [this] {
         const bool tailGone = m_tunedPenalty && m_document->tailPenalty().value_or(0.0) != *m_tunedPenalty;
         const bool deferGone = m_tunedDefer && m_document->effectiveDeferUtility() != m_tunedDefer;
-        if (tailGone || deferGone) {
+        const bool tauGone = m_tunedTau && m_document->matrix() != m_tunedPriorMatrix;
+        if (tailGone || deferGone || tauGone) {
             m_tunedPenalty.reset();
             m_tunedDefer.reset();
+            m_tunedTau.reset();
             showText(m_text->text() + tr(" <i>(No longer applied: the value has been changed since.)</i>"), false);
         }
     };
@@ -101,8 +114,9 @@ void DecisionTuningPanel::setRun(const QString& directory, bool hasValidation, i
     m_validation.reset();
     m_tunedPenalty.reset();
     m_tunedDefer.reset();
+    m_tunedTau.reset();
     if (!directory.isEmpty() && !hasValidation) {
-        showText(tr("No validation split in this run: tuning c or r would read the test set, so it is off. Train with a "
+        showText(tr("No validation split in this run: tuning c, \u03c4 or r would read the test set, so it is off. Train with a "
                     "validation share (panel > Data > Validation) to tune here."),
                  false);
     } else {
@@ -118,6 +132,7 @@ void DecisionTuningPanel::updateButtons()
     const lbd::DecisionRuleInfo& rule = lbd::decisionRuleInfo(m_document->rule());
     const bool ready = m_hasValidation && !m_tuning.isRunning();
     m_tailButton->setEnabled(ready && rule.usesUtility);
+    m_priorButton->setEnabled(ready && rule.usesUtility);
     m_deferButton->setEnabled(ready && rule.supportsDefer);
     m_budget->setEnabled(m_hasValidation);
     m_coverage->setEnabled(m_hasValidation);
@@ -130,11 +145,13 @@ void DecisionTuningPanel::showText(const QString& text, bool error)
     m_text->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QStringLiteral("color: #1b3a5e;"));
 }
 
-void DecisionTuningPanel::tuneTailPenalty() { start(true); }
+void DecisionTuningPanel::tuneTailPenalty() { start(Kind::TailPenalty); }
 
-void DecisionTuningPanel::tuneDeferUtility() { start(false); }
+void DecisionTuningPanel::tunePriorTau() { start(Kind::PriorTau); }
 
-void DecisionTuningPanel::start(bool tail)
+void DecisionTuningPanel::tuneDeferUtility() { start(Kind::DeferUtility); }
+
+void DecisionTuningPanel::start(Kind kind)
 {
     if (!m_hasValidation || m_tuning.isRunning() || m_directory.isEmpty()) {
         return;
@@ -145,17 +162,22 @@ void DecisionTuningPanel::start(bool tail)
     const lbd::UtilityMatrix utility = m_document->matrix();
     const double budget = m_budget->value() / 100.0;
     const double coverage = m_coverage->value() / 100.0;
-    showText(tail ? tr("Tuning c on the validation split...") : tr("Tuning r on the validation split..."), false);
+    showText(kind == Kind::TailPenalty ? tr("Tuning c on the validation split...")
+             : kind == Kind::PriorTau  ? tr("Tuning \u03c4 on the validation split...")
+                                       : tr("Tuning r on the validation split..."),
+             false);
     m_tuning.start(
-        [tail, coverage, cached, directory, rule, utility, budget] {
+        [kind, coverage, cached, directory, rule, utility, budget] {
             auto out = std::make_shared<Outcome>();
-            out->tail = tail;
+            out->kind = kind;
             out->coverageTarget = coverage;
             out->validation = cached ? cached
                                      : std::make_shared<const lbd::RunResults>(
                                            lbd::loadRunResults(directory, lbd::ResultSplit::Validation));
-            if (tail) {
+            if (kind == Kind::TailPenalty) {
                 out->penalty = lbd::tuneTailPenalty(*out->validation, rule, budget);
+            } else if (kind == Kind::PriorTau) {
+                out->prior = lbd::tunePriorTau(*out->validation, rule);
             } else {
                 out->defer = lbd::tuneDeferUtility(*out->validation, utility, rule, coverage);
             }
@@ -175,7 +197,33 @@ void DecisionTuningPanel::onTuned(const Outcome& out)
     updateButtons();
     m_validation = out.validation;
     const auto images = m_validation->images;
-    if (out.tail) {
+    if (out.kind == Kind::PriorTau) {
+        const lbd::TunedPriorTau& t = out.prior;
+        lbd::PriorTauCandidate chosen;
+        for (const lbd::PriorTauCandidate& candidate : t.candidates) {
+            if (candidate.tau == t.tau) {
+                chosen = candidate;
+            }
+        }
+        const lbd::UtilityMatrix matrix = lbd::priorAdjusted(m_validation->trainCounts, t.tau);
+        QString error;
+        if (!m_document->editMatrix(matrix, tr("logit adjustment prior:%1 tuned on validation").arg(t.tau), &error)) {
+            showText(tr("The tuned \u03c4 = %1 was not applied: %2").arg(t.tau).arg(error), true);
+            return;
+        }
+        m_tunedTau = t.tau;
+        m_tunedPriorMatrix = matrix;
+        showText(tr("<b>\u03c4 = %1</b> (prior:%1, logit adjustment), tuned on the <b>validation</b> split (%2 images): "
+                    "validation balanced accuracy %3 %, accuracy %4 %, FHR curve mean %5 %. The lab's numbers are the "
+                    "<b>test</b> split at this \u03c4; the matrix is now diag(1 / pi^\u03c4) on every page (Undo on the "
+                    "Utility page restores it).")
+                     .arg(t.tau)
+                     .arg(images)
+                     .arg(100.0 * chosen.balancedAccuracy, 0, 'f', 1)
+                     .arg(100.0 * chosen.accuracy, 0, 'f', 1)
+                     .arg(100.0 * chosen.fhrCurveMean, 0, 'f', 1),
+                 false);
+    } else if (out.kind == Kind::TailPenalty) {
         const lbd::TunedTailPenalty& t = out.penalty;
         double fhr = 0.0, accuracy = t.baselineAccuracy;
         for (const lbd::TailPenaltyCandidate& candidate : t.candidates) {
