@@ -2,8 +2,8 @@
 #include "ui/style/decisionruletext.h"
 #include "ui/utility/utilitydocument.h"
 
-#include "core/train/configjson.h"
 #include "core/infer/runresults.h"
+#include "core/train/configjson.h"
 #include "core/train/epochmetricsjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runsummary.h"
@@ -313,7 +313,7 @@ void MainWindow::updateActions()
 {
     const TrainingController::State state = m_controller.state();
     const bool idle = state == TrainingController::State::Idle;
-    m_startAction->setEnabled(idle && !m_studiesPage->isRunning());
+    m_startAction->setEnabled(idle && !m_studiesPage->isRunning() && m_panel->dataReadable()); // no run folder for data it cannot read
     m_startAction->setToolTip(m_studiesPage->isRunning() ? tr("A study is running (Studies page): stop it first")
                                                          : tr("Start a run with the experiment panel's settings (Ctrl+R)"));
     m_openAction->setEnabled(idle);
@@ -405,19 +405,6 @@ bool MainWindow::showRecordedRun(const QString& directory, int lastEpoch, RunCon
     context.runDirectory = directory;
     context.classNames = m_panel->classNames();
     context.trainCounts = m_panel->trainCounts();
-    for (RunView* view : m_views) {
-        view->beginRun(context);
-        for (const lbd::EpochMetrics& metrics : epochs) {
-            view->addEpoch(metrics);
-        }
-    }
-    if (!epochs.empty()) {
-        m_progress->setEpoch(epochs.back());
-    }
-    m_runFolderLabel->setText(tr("Run folder: %1 (%2)").arg(directory, runDecisionText(context.config)));
-    m_runFolderLabel->setToolTip(m_runFolderLabel->text());
-    epochsShown = static_cast<int>(epochs.size());
-    return true;
     try {
         // The run's own classes and counts (run.json), not the panel's: a folder the panel is still
         // reading, or no longer finds, must not leave the pages without names or regions.
@@ -432,6 +419,19 @@ bool MainWindow::showRecordedRun(const QString& directory, int lastEpoch, RunCon
     } catch (const std::exception&) {
         // No run.json yet (stopped before its data was read): the panel's data set stands in.
     }
+    for (RunView* view : m_views) {
+        view->beginRun(context);
+        for (const lbd::EpochMetrics& metrics : epochs) {
+            view->addEpoch(metrics);
+        }
+    }
+    if (!epochs.empty()) {
+        m_progress->setEpoch(epochs.back());
+    }
+    m_runFolderLabel->setText(tr("Run folder: %1 (%2)").arg(directory, runDecisionText(context.config)));
+    m_runFolderLabel->setToolTip(m_runFolderLabel->text());
+    epochsShown = static_cast<int>(epochs.size());
+    return true;
 }
 
 bool MainWindow::openRun(const QString& directory)
