@@ -7,10 +7,12 @@
 #include "app/cli/reportprinter.h"
 
 #include "core/eval/reportjson.h"
+#include "core/data/datapreparation.h"
 #include "core/train/configjson.h"
 #include "core/train/presets.h"
 #include "core/train/runfolder.h"
 #include "core/train/runsroot.h"
+#include "core/train/schedulefit.h"
 #include "core/train/trainer.h"
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
@@ -22,6 +24,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <optional>
 
 #include <unistd.h>
@@ -108,6 +111,20 @@ void useOwnDataAsGiven(const TrainOptions& o, TrainConfig& config)
     }
     if (!o.flags.given("name")) {
         config.name = config.data.runName();
+    }
+    // A preset's epochs on a small folder are too few steps to learn (schedulefit.h): stretch
+    // them, unless --epochs says how many, and say so.
+    if (!o.flags.given("train.epochs")) {
+        const PreparedData data = prepareData(config.data);
+        const int64_t images = std::accumulate(data.trainCounts.begin(), data.trainCounts.end(), int64_t(0));
+        const int epochs = epochsForSmallData(config.train.epochs, images, config.train.batchSize);
+        if (epochs != config.train.epochs) {
+            std::cerr << "lbd train: " << images << " training images: " << config.train.epochs << " epochs would be "
+                      << config.train.epochs * ((images + config.train.batchSize - 1) / config.train.batchSize)
+                      << " optimizer steps; training " << epochs << " epochs (at least " << kMinTrainingSteps
+                      << " steps), the schedule stretched alike (--epochs N sets them)\n";
+            stretchSchedule(config, epochs);
+        }
     }
 }
 

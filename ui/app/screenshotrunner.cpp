@@ -18,6 +18,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QLayout>
@@ -79,12 +80,25 @@ bool ScreenshotRunner::start()
             m_window->experimentPanel()->setConfig(config);
         }
     }
+    startWhenDataIsRead(300);
+    return true;
+}
+
+void ScreenshotRunner::startWhenDataIsRead(int attemptsLeft)
+{
+    // As a user would: Start once the panel has read the data set (a folder is read in the
+    // background; its counts decide the epochs on a small folder, experimentpanel.cpp).
+    if (m_window->experimentPanel()->trainCounts().empty() && m_window->experimentPanel()->dataReadable()
+        && attemptsLeft > 0) {
+        QTimer::singleShot(100, this, [this, attemptsLeft] { startWhenDataIsRead(attemptsLeft - 1); });
+        return;
+    }
     if (!m_window->startTraining()) {
         std::fprintf(stderr, "lbd-studio: the run did not start\n");
-        return false;
+        QCoreApplication::exit(1);
+        return;
     }
     m_probe->start();
-    return true;
 }
 
 void ScreenshotRunner::stagePartTwoPages(const QString& runDirectory)

@@ -40,6 +40,7 @@ public:
     void setStudy(const QString& study);
 
 private:
+    void startWhenDataIsRead(int attemptsLeft);
     void stagePartTwoPages(const QString& runDirectory);
     void waitForPagesThenCapture(int attemptsLeft);
     void capture();

@@ -1,6 +1,7 @@
 #include "ui/panels/experimentpanel.h"
 
 #include "core/lbd/utilitymatrix.h"
+#include "core/train/schedulefit.h"
 #include "core/util/error.h"
 #include "datasets/catalogue.h"
 #include "ui/panels/datasetcatalog.h"
@@ -155,6 +156,7 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
     });
     connect(m_dataset, &DatasetSection::countsChanged, this, [this] {
         m_objective->setClassCounts(m_dataset->trainCounts());
+        fitEpochsToData();
         updateEstimate();
         if (!m_loading) {
             // A folder read in the background names its classes only now: the shared matrix and
@@ -232,6 +234,24 @@ void ExperimentPanel::showPresetAs(const QString& text)
 }
 
 QString ExperimentPanel::durationText() const { return m_estimate->text(); }
+
+void ExperimentPanel::fitEpochsToData()
+{
+    // On a user's small folder the preset's epochs are too few steps to learn (schedulefit.h):
+    // stretch them, with the schedule, unless the user chose the epochs; crossFieldWarning says so.
+    m_stretchedFrom = 0;
+    const lbd::TrainConfig current = config();
+    if (!current.data.isUsersOwnImages() || m_run->epochs() != m_run->loadedEpochs()) {
+        return;
+    }
+    const std::vector<int64_t>& counts = m_dataset->trainCounts();
+    const int64_t images = std::accumulate(counts.begin(), counts.end(), int64_t(0));
+    const int epochs = lbd::epochsForSmallData(current.train.epochs, images, current.train.batchSize);
+    if (epochs != current.train.epochs) {
+        m_run->setEpochs(epochs); // scales the DRW epoch and the decays along (the section's "scale" box)
+        m_stretchedFrom = current.train.epochs;
+    }
+}
 
 QSize ExperimentPanel::sizeHint() const
 {
@@ -429,6 +449,12 @@ QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
 QString ExperimentPanel::crossFieldWarning(const lbd::TrainConfig& config) const
 {
     QStringList notes;
+    if (m_stretchedFrom > 0 && config.train.epochs != m_stretchedFrom) {
+        notes << tr("%1 epochs (not the preset's %2): on %3 training images %2 epochs would be too few steps to learn.")
+                     .arg(config.train.epochs)
+                     .arg(m_stretchedFrom)
+                     .arg(std::accumulate(m_dataset->trainCounts().begin(), m_dataset->trainCounts().end(), int64_t(0)));
+    }
     if (m_base.protocol != lbd::Protocol::App) {
         lbd::TrainConfig asLoaded = config;
         asLoaded.protocol = m_base.protocol;

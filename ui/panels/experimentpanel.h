@@ -78,6 +78,7 @@ private:
     void applyConfig(const lbd::TrainConfig& config);
     void showPresetAs(const QString& text);
     void updateEstimate();
+    void fitEpochsToData();
     void showMessage(const QString& text, bool error);
     QString crossFieldError(const lbd::TrainConfig& config) const;
     QString crossFieldWarning(const lbd::TrainConfig& config) const;
@@ -85,6 +86,7 @@ private:
 
     UtilityDocument* m_decisions;
     lbd::TrainConfig m_base;
+    int m_stretchedFrom = 0; // the preset's epochs when fitEpochsToData stretched them, else 0
     QComboBox* m_presets = nullptr;
     QLineEdit* m_name = nullptr;
     DatasetSection* m_dataset = nullptr;

@@ -224,6 +224,11 @@ void RunSection::load(const lbd::TrainConfig& config)
     emit changed();
 }
 
+void RunSection::setEpochs(int epochs)
+{
+    m_epochs->setValue(epochs);
+}
+
 void RunSection::apply(lbd::TrainConfig& config) const
 {
     config.optimizer = m_baseOptimizer;

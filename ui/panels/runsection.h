@@ -23,6 +23,10 @@ public:
     void load(const lbd::TrainConfig& config);
     void apply(lbd::TrainConfig& config) const; // optimizer, augment and train settings
     int epochs() const;
+    // The epochs of the config last loaded (a preset, a run), before any edit.
+    int loadedEpochs() const { return m_loadedEpochs; }
+    // As if typed in the box: epochsChanged follows (the schedule scales along when that is on).
+    void setEpochs(int epochs);
     bool scalesSchedule() const;
     // N when "All N GPUs (data-parallel)" is chosen (the config's device is then "cuda"), else 1.
     int dataParallelRanks() const;
