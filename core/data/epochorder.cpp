@@ -1,5 +1,7 @@
 #include "core/data/epochorder.h"
 
+#include <string>
+
 #include "core/util/error.h"
 
 #include <algorithm>
@@ -77,5 +79,26 @@ ShardRange shardOfBatch(int64_t batchSize, const BatchOptions& options)
     const int64_t end = batchSize * (rank + 1) / ranks;
     return {begin, end - begin};
 }
+
+// The run's log says how an epoch's images are batched, the last batch's treatment included.
+std::string describeEpochPlan(int64_t images, const std::vector<PlannedBatch>& plan, bool cudaGraph)
+{
+    int64_t full = 0;
+    for (const PlannedBatch& batch : plan) {
+        full += batch.fixedShape ? 1 : 0;
+    }
+    std::string text = "each epoch: " + std::to_string(full) + " batch(es) of " + std::to_string(plan.empty() ? 0 : plan.front().count);
+    if (!plan.empty() && !plan.back().fixedShape) {
+        text += (full > 0 ? " and a last one of " : " - a single batch of ") + std::to_string(plan.back().count);
+        if (cudaGraph) {
+            text += " (trained eagerly, outside the CUDA graph)";
+        }
+    }
+    const int64_t dropped = plannedDropped(images, plan);
+    return text + (dropped == 0 ? ", every one of the " + std::to_string(images) + " training images"
+                                : "; " + std::to_string(dropped) + " of the " + std::to_string(images)
+                                      + " training images left out of every epoch");
+}
+
 
 } // namespace lbd

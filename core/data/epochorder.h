@@ -3,6 +3,7 @@
 // sharded evaluation, which must find each rank's rows where the batchers put them).
 #include <torch/torch.h>
 
+#include <string>
 #include <vector>
 
 #include "core/data/batchsource.h"
@@ -43,5 +44,9 @@ struct ShardRange {
     int64_t count = 0;
 };
 ShardRange shardOfBatch(int64_t batchSize, const BatchOptions& options);
+
+// "each epoch: 116 batch(es) of 128 and a last one of 38 (trained eagerly, outside the CUDA
+// graph), every one of the 14886 training images": how an epoch's images are batched, for the log.
+std::string describeEpochPlan(int64_t images, const std::vector<PlannedBatch>& plan, bool cudaGraph);
 
 } // namespace lbd

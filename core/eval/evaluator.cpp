@@ -47,6 +47,22 @@ DeferReport deferReport(double deferUtility, const std::vector<int64_t>& y, cons
     return report;
 }
 
+// The risk-coverage curve of the images whose true class is in the tail third.
+RiskCoverageCurve tailRiskCoverage(const std::vector<double>& ruleConfidence, const std::vector<bool>& correct,
+                                   const std::vector<int64_t>& y, const std::vector<int64_t>& trainCounts)
+{
+    const std::vector<Region> regions = classRegions(trainCounts, RegionScheme::ThirdsByIndex);
+    std::vector<double> tailConfidence;
+    std::vector<bool> tailCorrect;
+    for (size_t i = 0; i < y.size(); ++i) {
+        if (regions[static_cast<size_t>(y[i])] == Region::Tail) {
+            tailConfidence.push_back(ruleConfidence[i]);
+            tailCorrect.push_back(correct[i]);
+        }
+    }
+    return riskCoverage(tailConfidence, tailCorrect);
+}
+
 } // namespace
 
 EvaluationReport evaluate(const torch::Tensor& particleProbs, const torch::Tensor& labels,
@@ -132,16 +148,7 @@ EvaluationReport evaluate(const torch::Tensor& particleProbs, const torch::Tenso
     report.meanUtility = meanUtility(y, yhat, utility);
 
     report.riskCoverage = riskCoverage(ruleConfidence, correct);
-    const std::vector<Region> regions = classRegions(trainCounts, RegionScheme::ThirdsByIndex);
-    std::vector<double> tailConfidence;
-    std::vector<bool> tailCorrect;
-    for (size_t i = 0; i < y.size(); ++i) {
-        if (regions[static_cast<size_t>(y[i])] == Region::Tail) {
-            tailConfidence.push_back(ruleConfidence[i]);
-            tailCorrect.push_back(correct[i]);
-        }
-    }
-    report.riskCoverageTail = riskCoverage(tailConfidence, tailCorrect);
+    report.riskCoverageTail = tailRiskCoverage(ruleConfidence, correct, y, trainCounts);
     if (deferUtility) {
         report.defer = deferReport(*deferUtility, y, toVector<int64_t>(decided.decisions), trainCounts);
     }

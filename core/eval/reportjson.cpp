@@ -254,6 +254,46 @@ nlohmann::json reportToJson(const EvaluationReport& report, ReportDetail detail)
     return j;
 }
 
+namespace {
+
+// The sections added since the first reports (the calibration metrics, the temperature and the
+// uncalibrated summary of issue 29, the published code's metrics of issue 27): absent in older
+// reports, which then read without them.
+void readLaterSections(const json& j, EvaluationReport& report)
+{
+    // The three below are absent in reports written before them (issue 29).
+    if (j.contains("calibration_metrics")) {
+        report.calibrationMetrics = calibrationMetricsFrom(j.at("calibration_metrics"));
+    }
+    if (j.contains("temperature")) {
+        report.temperature = j.at("temperature").at("value").get<double>();
+    }
+    if (j.contains("uncalibrated")) {
+        const json& u = j.at("uncalibrated");
+        UncalibratedSummary summary;
+        summary.accuracy = u.at("accuracy").get<double>();
+        summary.nll = u.at("nll").get<double>();
+        summary.ece = u.at("ece").get<double>();
+        summary.mce = u.at("mce").get<double>();
+        if (u.contains("calibration_metrics")) {
+            summary.metrics = calibrationMetricsFrom(u.at("calibration_metrics"));
+        }
+        report.uncalibrated = summary;
+    }
+    if (j.contains("published")) { // absent in reports written before the published metrics
+        const json& p = j.at("published");
+        PublishedMetrics published;
+        published.accuracy = p.at("accuracy").get<double>();
+        published.ece = p.at("ece").get<double>();
+        published.auroc = optionalFrom(p.at("auroc"));
+        published.unbinned = integerValue<int64_t>(p.at("unbinned"));
+        published.bins = calibrationFrom({{"count", 0}, {"ece", 0.0}, {"mce", 0.0}, {"bins", p.at("bins")}}).bins;
+        report.published = published;
+    }
+}
+
+} // namespace
+
 EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& source)
 {
     EvaluationReport report;
@@ -310,35 +350,7 @@ EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& sour
         report.aurocNegativeEntropy = optionalFrom(j.at("auroc").at("negative_entropy"));
         report.nll = j.at("nll").get<double>();
         report.meanUtility = j.at("mean_utility").get<double>();
-        // The three below are absent in reports written before them (issue 29).
-        if (j.contains("calibration_metrics")) {
-            report.calibrationMetrics = calibrationMetricsFrom(j.at("calibration_metrics"));
-        }
-        if (j.contains("temperature")) {
-            report.temperature = j.at("temperature").at("value").get<double>();
-        }
-        if (j.contains("uncalibrated")) {
-            const json& u = j.at("uncalibrated");
-            UncalibratedSummary summary;
-            summary.accuracy = u.at("accuracy").get<double>();
-            summary.nll = u.at("nll").get<double>();
-            summary.ece = u.at("ece").get<double>();
-            summary.mce = u.at("mce").get<double>();
-            if (u.contains("calibration_metrics")) {
-                summary.metrics = calibrationMetricsFrom(u.at("calibration_metrics"));
-            }
-            report.uncalibrated = summary;
-        }
-        if (j.contains("published")) { // absent in reports written before the published metrics
-            const json& p = j.at("published");
-            PublishedMetrics published;
-            published.accuracy = p.at("accuracy").get<double>();
-            published.ece = p.at("ece").get<double>();
-            published.auroc = optionalFrom(p.at("auroc"));
-            published.unbinned = integerValue<int64_t>(p.at("unbinned"));
-            published.bins = calibrationFrom({{"count", 0}, {"ece", 0.0}, {"mce", 0.0}, {"bins", p.at("bins")}}).bins;
-            report.published = published;
-        }
+        readLaterSections(j, report);
         if (j.contains("risk_coverage")) { // absent in reports written before the defer option
             report.riskCoverage = riskCoverageFrom(j.at("risk_coverage").at("all"));
             report.riskCoverageTail = riskCoverageFrom(j.at("risk_coverage").at("tail"));

@@ -1,4 +1,5 @@
 #include "core/train/trainingsession.h"
+#include "core/train/trainingsessionstate.h"
 #include "core/util/jsonfile.h"
 
 #include "core/compat/torchcompat.h"
@@ -39,105 +40,6 @@
 #include <thread>
 
 namespace lbd {
-
-using Clock = std::chrono::steady_clock;
-
-namespace {
-
-// The run's log says how an epoch's images are batched, the last batch's treatment included.
-std::string describeEpochPlan(int64_t images, const std::vector<PlannedBatch>& plan, bool cudaGraph)
-{
-    int64_t full = 0;
-    for (const PlannedBatch& batch : plan) {
-        full += batch.fixedShape ? 1 : 0;
-    }
-    std::string text = "each epoch: " + std::to_string(full) + " batch(es) of " + std::to_string(plan.empty() ? 0 : plan.front().count);
-    if (!plan.empty() && !plan.back().fixedShape) {
-        text += (full > 0 ? " and a last one of " : " - a single batch of ") + std::to_string(plan.back().count);
-        if (cudaGraph) {
-            text += " (trained eagerly, outside the CUDA graph)";
-        }
-    }
-    const int64_t dropped = plannedDropped(images, plan);
-    return text + (dropped == 0 ? ", every one of the " + std::to_string(images) + " training images"
-                                : "; " + std::to_string(dropped) + " of the " + std::to_string(images)
-                                      + " training images left out of every epoch");
-}
-
-} // namespace
-
-// A checkpoint at least this often (at the end of an epoch) whatever train.checkpoint_every says:
-// a slow run (a ResNet on a CPU takes many minutes per epoch) stopped early must leave
-// something to continue from. Fast GPU runs never reach it.
-constexpr std::chrono::minutes kCheckpointAtLeastEvery{5};
-
-struct TrainingSession::State {
-    TrainConfig& config;
-    const RunFolder& folder;
-    bool resume = false;
-    const TrainingCallbacks& callbacks;
-    TrainingControl* control = nullptr;
-    DistributedSpec distributed;
-    std::unique_ptr<Communicator> communicator; // data-parallel runs only
-
-    torch::Device device{torch::kCPU};
-    torch::ScalarType autocast = torch::kFloat32;
-    PreparedData data;
-    ModelSpec modelSpec;
-    UtilityMatrix decisionUtility;
-    Normalization normalization;
-    ParticleModel model{nullptr};
-    std::unique_ptr<FlatSgd> optimizer;
-    std::unique_ptr<LbdObjective> objective;
-    std::unique_ptr<DivergenceMonitor> divergence;
-    std::unique_ptr<BatchSource> trainBatches;
-    std::unique_ptr<BatchSource> testBatches;      // data-parallel: this rank's share of every batch
-    std::unique_ptr<BatchSource> validationBatches;
-    BatchOptions evalOptions;
-    std::unique_ptr<compat::ScopedSideStream> sideStream;
-    std::unique_ptr<TrainStep> step;
-    std::optional<RunLock> lock; // held while this session may write the folder
-
-    std::vector<nlohmann::json> history;
-    int firstEpoch = 1;
-    int checkpointEpoch = 0;
-    bool countedEpoch = false; // the first epoch's image count has been logged
-    Clock::time_point runStart = Clock::now();
-    Clock::time_point lastCheckpoint = Clock::now();
-    // The last epoch's probabilities, kept for the final files.
-    SplitProbabilities finalTest;
-    SplitProbabilities finalValidation;
-    std::optional<EvaluationReport> finalReport;
-
-    State(TrainConfig& c, const RunFolder& f, bool r, const TrainingCallbacks& cb, TrainingControl* ctl,
-          const DistributedSpec& d)
-        : config(c), folder(f), resume(r), callbacks(cb), control(ctl), distributed(d)
-    {
-    }
-    // Rank 0 of a data-parallel run, or a single process: evaluates and writes the results.
-    bool primary() const { return !communicator || communicator->rank() == 0; }
-
-    void message(const std::string& text) const
-    {
-        if (callbacks.onMessage) {
-            callbacks.onMessage(text);
-        }
-    }
-    bool stopRequested() const { return control && control->stopRequested.load(); }
-    bool finalEpoch(int epoch) const { return epoch == config.train.epochs; }
-
-    void prepareDevice();
-    void loadData();
-    void buildModelAndObjective();
-    void openOrStartFolder();
-    void buildBatchesAndStep();
-    void synchronizeRanks();
-    bool stopAgreed() const;
-    EvaluationReport decide(const SplitProbabilities& probabilities, DecisionRule rule) const;
-    // The split's probabilities: computed here, or (data-parallel) each rank's share gathered.
-    SplitProbabilities probabilitiesOf(BatchSource& source, int64_t splitSize);
-    void writeFinalFiles(const EpochMetrics& metrics);
-};
 
 TrainingSession::TrainingSession(TrainConfig& config, const RunFolder& folder, bool resume,
                                  const TrainingCallbacks& callbacks, TrainingControl* control,
@@ -578,82 +480,6 @@ void TrainingSession::record(const EpochMetrics& recorded)
     if (last) {
         s.writeFinalFiles(metrics);
     }
-}
-
-void TrainingSession::State::writeFinalFiles(const EpochMetrics& metrics)
-{
-    nlohmann::json report = {{"evaluation", reportToJson(*metrics.evaluation)},
-                             {"protocol", protocolName(config.protocol)},
-                             // Which held-out set the report is about (ImageNet-LT: the validation list by default).
-                             {"evaluated_on", config.data.testList.empty() ? std::string("test split")
-                                                                           : "list " + config.data.testList},
-                             {"training_utility", config.objective.utility.describe()},
-                             {"training_utility_form", utilityFormName(config.objective.utilityForm)},
-                             {"training_utility_active", objective->utilityActive()},
-                             {"alpha", config.objective.alpha},
-                             {"decision_utility", config.decision.utility.describe()},
-                             {"decision_rule", decisionRuleName(config.decision.rule)},
-                             {"defer", config.decision.deferUtility ? nlohmann::json(*config.decision.deferUtility)
-                                                                    : nlohmann::json(nullptr)},
-                             {"epochs", config.train.epochs},
-                             {"train_seconds", metrics.elapsedSeconds},
-                             {"device", deviceDescription(device)},
-                             {"cuda_graph", step->graphStatus()},
-                             {"precision", device.is_cuda() ? precisionName(config.train.precision) : "fp32"}};
-    if (autocast == torch::kHalf) {
-        report["fp16_skipped_steps"] = step->skippedSteps(); // this session's steps skipped by the loss scaler
-    }
-    if (metrics.argmaxEvaluation) {
-        report["evaluation_argmax"] = reportToJson(*metrics.argmaxEvaluation);
-    }
-    const std::vector<std::string>& names = data.dataset.classNames;
-    if (metrics.validationEvaluation) {
-        report["evaluation_validation"] = reportToJson(*metrics.validationEvaluation);
-        saveTestProbabilities(folder.path(RunFolder::kValidationProbabilities), finalValidation.probabilities,
-                              finalValidation.labels, names);
-    }
-    saveTestProbabilities(folder.path(RunFolder::kTestProbabilities), finalTest.probabilities, finalTest.labels, names);
-    exportPythonWeights(folder.path(RunFolder::kWeights), *model, names, modelSpec, normalization);
-    // The out-of-distribution caution (core/eval/oodscore.h), fitted on the final model. A failure
-    // leaves the run without it, which Classify and `lbd predict` then say, instead of failing a
-    // trained run; `lbd ood RUN --fit` can fit it later.
-    try {
-        const bool validation = data.dataset.validation.size() > 0;
-        saveOodFit(fitOodOnSplit(model, validation ? data.dataset.validation : data.dataset.train, data.dataset.format, device,
-                                 config.augment, normalization, validation ? "validation split" : "training images",
-                                 metrics.epoch),
-                   folder.path(kOodFitFile));
-    } catch (const std::exception& error) {
-        message(std::string("no out-of-distribution fit: ") + error.what());
-    }
-    // report.json last: its presence says the run's results are complete.
-    folder.writeJson(RunFolder::kReport, report);
-    finalReport = metrics.evaluation;
-}
-
-std::optional<EvaluationReport> TrainingSession::completeFinalFiles()
-{
-    State& s = *m_state;
-    s.message("the run's last epoch is trained but its results were not all written: writing them");
-    EpochMetrics metrics;
-    if (!s.history.empty()) {
-        metrics = epochMetricsFromJson(s.history.back());
-    }
-    metrics.epoch = s.config.train.epochs;
-    metrics.epochs = s.config.train.epochs;
-    evaluate(metrics);
-    s.writeFinalFiles(metrics);
-    return s.finalReport;
-}
-
-bool hasAllFinalFiles(const RunFolder& folder, bool withValidation)
-{
-    for (const char* file : {RunFolder::kTestProbabilities, RunFolder::kWeights, RunFolder::kReport}) {
-        if (!folder.exists(file)) {
-            return false;
-        }
-    }
-    return !withValidation || folder.exists(RunFolder::kValidationProbabilities);
 }
 
 } // namespace lbd

@@ -114,7 +114,7 @@ private slots:
         EXPECT_EXIT(result, args, 0);
         for (const char* word : {"complete -o filenames -F _lbd lbd", "--train-utility", "--utility-form", "--tune",
                                  "--val-fraction", "expected argmax mean-logit eq7", "bounded published paper",
-                                 "tail-penalty defer", "--set"}) {
+                                 "tail-penalty prior-tau defer", "--set"}) {
             EXPECT_MENTIONS(result.out, QLatin1String(word), result, args);
         }
         // The script is valid bash.

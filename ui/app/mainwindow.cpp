@@ -1,10 +1,9 @@
 #include "ui/app/mainwindow.h"
+#include "ui/app/recordedrun.h"
 #include "ui/style/decisionruletext.h"
 #include "ui/utility/utilitydocument.h"
 
-#include "core/infer/runresults.h"
 #include "core/train/configjson.h"
-#include "core/train/epochmetricsjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runsummary.h"
 
@@ -385,52 +384,37 @@ void MainWindow::stopTraining()
 
 bool MainWindow::showRecordedRun(const QString& directory, int lastEpoch, RunContext& context, int& epochsShown)
 {
-    std::vector<lbd::EpochMetrics> epochs;
+    RecordedRun recorded;
     try {
-        const lbd::RunFolder folder(directory.toStdString());
-        context.config = lbd::loadTrainConfig(folder.path(lbd::RunFolder::kConfig));
-        if (folder.exists(lbd::RunFolder::kMetrics)) {
-            for (const auto& line : folder.readJsonLines(lbd::RunFolder::kMetrics)) {
-                auto metrics = lbd::epochMetricsFromJson(line);
-                if (lastEpoch < 0 || metrics.epoch <= lastEpoch) {
-                    epochs.push_back(std::move(metrics));
-                }
-            }
-        }
+        recorded = readRecordedRun(directory, lastEpoch);
     } catch (const std::exception& error) {
         m_reportError(tr("Cannot open the run"), QString::fromUtf8(error.what()));
         return false;
     }
+    context.config = recorded.config;
     m_panel->setConfig(context.config, tr("run %1").arg(QFileInfo(directory).fileName()));
     context.runDirectory = directory;
     context.classNames = m_panel->classNames();
     context.trainCounts = m_panel->trainCounts();
-    try {
-        // The run's own classes and counts (run.json), not the panel's: a folder the panel is still
-        // reading, or no longer finds, must not leave the pages without names or regions.
-        const lbd::RunClasses recorded = lbd::loadRunClasses(directory.toStdString());
-        context.classNames.clear();
-        for (const std::string& name : recorded.classNames) {
-            context.classNames << QString::fromStdString(name);
-        }
-        context.trainCounts = recorded.trainCounts;
+    // The run's own classes and counts (run.json), not the panel's: a folder the panel is still
+    // reading, or no longer finds, must not leave the pages without names or regions. Without
+    // run.json (stopped before its data was read) the panel's data set stands in.
+    if (readRecordedClasses(directory, context)) {
         m_utility->setClassNames(context.classNames); // the shared matrix follows the run (a custom one is kept aside)
         m_utilityEditorPage->setClassCounts(context.trainCounts);
-    } catch (const std::exception&) {
-        // No run.json yet (stopped before its data was read): the panel's data set stands in.
     }
     for (RunView* view : m_views) {
         view->beginRun(context);
-        for (const lbd::EpochMetrics& metrics : epochs) {
+        for (const lbd::EpochMetrics& metrics : recorded.epochs) {
             view->addEpoch(metrics);
         }
     }
-    if (!epochs.empty()) {
-        m_progress->setEpoch(epochs.back());
+    if (!recorded.epochs.empty()) {
+        m_progress->setEpoch(recorded.epochs.back());
     }
     m_runFolderLabel->setText(tr("Run folder: %1 (%2)").arg(directory, runDecisionText(context.config)));
     m_runFolderLabel->setToolTip(m_runFolderLabel->text());
-    epochsShown = static_cast<int>(epochs.size());
+    epochsShown = static_cast<int>(recorded.epochs.size());
     return true;
 }
 

@@ -30,4 +30,13 @@ QString change(double lab, double baseline);
 // Messages (warnings, notes) as HTML lines, escaped.
 QString htmlLines(const std::vector<std::string>& lines);
 
+// The lab's warning banner (empty for a healthy evaluation), its headline (the chosen rule and
+// matrix against one-hot argmax; a flagged evaluation shows its accuracy cost only, never a gain)
+// and its defer summary.
+QString warningsText(const lbd::EvaluationReport& lab);
+QString headlineText(const lbd::EvaluationReport& lab, const lbd::EvaluationReport& base, const QString& evaluatedDescription);
+QString deferText(const lbd::EvaluationReport& lab);
+// "Calibrated probabilities ... ECE a -> b, NLL c -> d": for a report with a temperature and its uncalibrated summary.
+QString calibrationNoteText(const lbd::EvaluationReport& lab);
+
 } // namespace lbd::ui::labtext

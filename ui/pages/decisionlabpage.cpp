@@ -7,7 +7,6 @@
 #include "ui/decisionlab/labtable.h"
 #include "ui/decisionlab/labtext.h"
 #include "ui/decisionlab/tuningpanel.h"
-#include "ui/style/decisionruletext.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
 #include "ui/widgets/emptystate.h"
@@ -552,15 +551,7 @@ void DecisionLabPage::updateCalibratedBox()
     // The before / after on its own wrapping line: the controls row must stay narrow.
     const bool calibrated = m_lab && m_lab->temperature && m_lab->uncalibrated;
     m_calibrationNote->setVisible(calibrated);
-    m_calibrationNote->setText(
-        calibrated ? tr("Calibrated probabilities, softmax(log pbar / T) with T = %1 fitted on the validation split. Test "
-                        "split before \u2192 after: ECE %2 \u2192 %3, NLL %4 \u2192 %5.")
-                         .arg(*m_lab->temperature, 0, 'f', 3)
-                         .arg(m_lab->uncalibrated->ece, 0, 'f', 4)
-                         .arg(m_lab->calibration.ece, 0, 'f', 4)
-                         .arg(m_lab->uncalibrated->nll, 0, 'f', 4)
-                         .arg(m_lab->nll, 0, 'f', 4)
-                   : QString());
+    m_calibrationNote->setText(calibrated ? labtext::calibrationNoteText(*m_lab) : QString());
 }
 
 QString DecisionLabPage::calibrationNote() const { return m_calibrationNote->isHidden() ? QString() : m_calibrationNote->text(); }
@@ -590,61 +581,16 @@ void DecisionLabPage::showReports()
 
 void DecisionLabPage::showHeadline()
 {
-    using namespace labtext;
-    const lbd::EvaluationReport& lab = *m_lab;
-    const lbd::EvaluationReport& base = *m_baseline;
-    const auto region = [](const lbd::EvaluationReport& r, lbd::Region which) {
-        return r.regionsThirds.regions[static_cast<size_t>(which)].counts;
-    };
     // A flagged evaluation is never presented as a gain: the banner carries its warnings and the
-    // headline gives the accuracy cost only (a collapsed rule's "-100 % FHR" is not a win).
-    m_warnings->setText(lab.warnings.empty() ? QString()
-                                             : tr("Warning: these decisions are degenerate, not an improvement.<br>%1")
-                                                   .arg(labtext::htmlLines(lab.warnings)));
-    m_warnings->setVisible(!lab.warnings.empty());
-    const QString who = tr("<b>%1 with the %2 matrix vs one-hot argmax (test split):</b>")
-                            .arg(decisionRuleTitle(lab.rule), m_evaluatedDescription.toHtmlEscaped());
-    if (!lab.warnings.empty()) {
-        m_headline->setText(tr("%1 accuracy %2 (%3 vs %4). The FHR change is not shown as a gain: see the warning above.")
-                                .arg(who, points(lab.overall.accuracy, base.overall.accuracy), percent(lab.overall),
-                                     percent(base.overall)));
-        return;
-    }
-    m_headline->setText(tr("%1 FHR curve mean %2, FHR 3-point mean %3, accuracy %4, tail accuracy %5, mean utility %6 "
-                           "(%7 vs %8).")
-                            .arg(who, change(lab.fhrCurveMean, base.fhrCurveMean), change(lab.fhrPointsMean, base.fhrPointsMean),
-                                 points(lab.overall.accuracy, base.overall.accuracy),
-                                 points(region(lab, lbd::Region::Tail), region(base, lbd::Region::Tail)),
-                                 signedNumber(lab.meanUtility - base.meanUtility, 4))
-                            .arg(lab.meanUtility, 0, 'f', 4)
-                            .arg(base.meanUtility, 0, 'f', 4));
+    // headline gives the accuracy cost only (labtext.h).
+    m_warnings->setText(labtext::warningsText(*m_lab));
+    m_warnings->setVisible(!m_lab->warnings.empty());
+    m_headline->setText(labtext::headlineText(*m_lab, *m_baseline, m_evaluatedDescription));
 }
 
 void DecisionLabPage::showDefer()
 {
-    using namespace labtext;
-    if (!m_lab->defer) {
-        const bool can = lbd::decisionRuleInfo(m_lab->rule).supportsDefer;
-        m_defer->setText(can ? tr("<b>Defer option off.</b> Turn on \"Defer below r\" to refer the least confident images "
-                                  "to a person and see the coverage and selective accuracy here (test split).")
-                             : tr("<b>No defer option</b> for the %1 rule (it does not score with expected utility).")
-                                   .arg(QString::fromStdString(lbd::decisionRuleName(m_lab->rule))));
-        return;
-    }
-    const lbd::DeferReport& d = *m_lab->defer;
-    QStringList regions;
-    for (const lbd::RegionAccuracy& region : d.selectiveRegions.regions) {
-        regions << tr("%1 %2").arg(QString::fromStdString(region.name), percent(region.counts));
-    }
-    m_defer->setText(tr("<b>Defer below r = %1</b> (test split): %2 of %3 images decided, <b>coverage %4</b>, %5 deferred. "
-                        "<b>Selective accuracy %6</b> (among the decided; all images: %7).<br>By region, among the "
-                        "decided: %8.")
-                         .arg(d.deferUtility, 0, 'g', 4)
-                         .arg(d.decided)
-                         .arg(d.decided + d.deferred)
-                         .arg(percent(d.coverage))
-                         .arg(d.deferred)
-                         .arg(percent(d.selective), percent(m_lab->overall), regions.join(QStringLiteral(", "))));
+    m_defer->setText(labtext::deferText(*m_lab));
 }
 
 } // namespace lbd::ui
