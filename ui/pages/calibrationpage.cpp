@@ -200,6 +200,25 @@ void CalibrationPage::addEpoch(const lbd::EpochMetrics& metrics)
     refresh();
 }
 
+CalibrationPage::ReliabilitySeries CalibrationPage::addReliabilitySeries(const QColor& color)
+{
+    ReliabilitySeries series;
+    series.accuracy = new QCPBars(m_reliability->xAxis, m_reliability->yAxis);
+    series.accuracy->setName(tr("accuracy per bin"));
+    QColor fill = color;
+    fill.setAlpha(170);
+    series.accuracy->setBrush(fill);
+    series.accuracy->setPen(QPen(color.darker(140)));
+    series.confidence = m_reliability->addGraph();
+    series.confidence->setName(tr("mean confidence per bin"));
+    series.confidence->setLineStyle(QCPGraph::lsNone);
+    series.confidence->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black), QBrush(Qt::white), 6));
+    series.counts = new QCPBars(m_counts->xAxis, m_counts->yAxis);
+    series.counts->setBrush(QColor(120, 120, 120, 160));
+    series.counts->setPen(QPen(QColor(80, 80, 80)));
+    return series;
+}
+
 void CalibrationPage::refresh()
 {
     ThrottledPlot* p = m_reliability;
@@ -249,19 +268,10 @@ void CalibrationPage::refresh()
         }
     }
 
-    auto* accuracy = new QCPBars(p->xAxis, p->yAxis);
-    accuracy->setName(tr("accuracy per bin"));
-    QColor fill = color;
-    fill.setAlpha(170);
-    accuracy->setBrush(fill);
-    accuracy->setPen(QPen(color.darker(140)));
-    auto* confidence = p->addGraph();
-    confidence->setName(tr("mean confidence per bin"));
-    confidence->setLineStyle(QCPGraph::lsNone);
-    confidence->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black), QBrush(Qt::white), 6));
-    auto* counts = new QCPBars(m_counts->xAxis, m_counts->yAxis);
-    counts->setBrush(QColor(120, 120, 120, 160));
-    counts->setPen(QPen(QColor(80, 80, 80)));
+    const ReliabilitySeries series = addReliabilitySeries(color);
+    QCPBars* accuracy = series.accuracy;
+    QCPGraph* confidence = series.confidence;
+    QCPBars* counts = series.counts;
 
     double width = 1.0 / 15.0;
     bool gapInLegend = false;
@@ -339,19 +349,10 @@ void CalibrationPage::refreshPublished(const lbd::EvaluationReport& report, int 
         return;
     }
     const lbd::PublishedMetrics& metrics = *report.published;
-    auto* accuracy = new QCPBars(p->xAxis, p->yAxis);
-    accuracy->setName(tr("accuracy per bin"));
-    QColor fill = overallColor();
-    fill.setAlpha(170);
-    accuracy->setBrush(fill);
-    accuracy->setPen(QPen(overallColor().darker(140)));
-    auto* confidence = p->addGraph();
-    confidence->setName(tr("mean confidence per bin"));
-    confidence->setLineStyle(QCPGraph::lsNone);
-    confidence->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(Qt::black), QBrush(Qt::white), 6));
-    auto* counts = new QCPBars(m_counts->xAxis, m_counts->yAxis);
-    counts->setBrush(QColor(120, 120, 120, 160));
-    counts->setPen(QPen(QColor(80, 80, 80)));
+    const ReliabilitySeries series = addReliabilitySeries(overallColor());
+    QCPBars* accuracy = series.accuracy;
+    QCPGraph* confidence = series.confidence;
+    QCPBars* counts = series.counts;
     for (const lbd::CalibrationBin& bin : metrics.bins) {
         const double centre = 0.5 * (bin.lower + bin.upper);
         counts->addData(centre, double(bin.count));

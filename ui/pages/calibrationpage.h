@@ -20,6 +20,9 @@
 class QComboBox;
 class QLabel;
 class QCPAbstractItem;
+class QCPBars;
+class QCPGraph;
+class QColor;
 
 namespace lbd::ui {
 
@@ -44,6 +47,13 @@ public:
     void showDefinition(int index);
 
 private:
+    // The reliability diagram's bars and points and the counts' bars, for one set of bins.
+    struct ReliabilitySeries {
+        QCPBars* accuracy = nullptr;
+        QCPGraph* confidence = nullptr;
+        QCPBars* counts = nullptr;
+    };
+    ReliabilitySeries addReliabilitySeries(const QColor& color);
     void refresh();
     void refreshPublished(const lbd::EvaluationReport& report, int epoch);
 
