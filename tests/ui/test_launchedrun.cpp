@@ -229,7 +229,7 @@ private slots:
         for (const int64_t count : window.experimentPanel()->trainCounts()) {
             trainImages += count;
         }
-        const int64_t globalEpoch = trainImages / 16 * 16; // whole global batches: each rank 8 images a step
+        const int64_t globalEpoch = trainImages; // every image each epoch, the last smaller batch included (epochorder.h)
         QVERIFY(globalEpoch > 0);
         const auto last = epochs.last().first().value<lbd::EpochMetrics>();
         QCOMPARE(qRound64(last.imagesPerSecond * last.epochSeconds), qint64(globalEpoch));
