@@ -5,6 +5,7 @@
 #include "ui/panels/experimentpanel.h"
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QMessageBox>
@@ -33,6 +34,9 @@ private slots:
     {
         MainWindow window;
         window.show();
+        // The offscreen screen is small: the panel starts collapsed to fit it (screenfit.h); open
+        // it as View > Experiment panel does, to see the message where a user would.
+        window.experimentDock()->show();
         window.experimentPanel()->setConfig(test::tinyConfig());
         auto* preset = window.findChild<QComboBox*>(QStringLiteral("utilityPreset"));
         auto* penalty = window.findChild<QDoubleSpinBox*>(QStringLiteral("tailPenalty"));
