@@ -54,6 +54,34 @@ inline const char* kTinyConfig = R"({
   "train": {"epochs": 2, "batch_size": 32, "device": "cpu", "threads": 2}
 })";
 
+// A study file over the tiny config: one factor "method" with these levels, seeds 0 and 1, the
+// config's "train" section updated with `train` (epochs, threads).
+inline QByteArray tinyStudyJson(const QString& name, const QByteArray& levelsJson, const QJsonObject& train)
+{
+    QJsonObject config = QJsonDocument::fromJson(kTinyConfig).object();
+    QJsonObject settings = config.value(QStringLiteral("train")).toObject();
+    for (auto it = train.begin(); it != train.end(); ++it) {
+        settings[it.key()] = it.value();
+    }
+    config[QStringLiteral("train")] = settings;
+    const QJsonArray levels = QJsonDocument::fromJson(levelsJson).array();
+    QJsonObject factor{{QStringLiteral("name"), QStringLiteral("method")}, {QStringLiteral("levels"), levels}};
+    QJsonObject study{{QStringLiteral("name"), name},
+                      {QStringLiteral("title"), name},
+                      {QStringLiteral("claim"), QStringLiteral("none")},
+                      {QStringLiteral("config"), config},
+                      {QStringLiteral("seeds"), QJsonArray{0, 1}},
+                      {QStringLiteral("factors"), QJsonArray{factor}}};
+    return QJsonDocument(study).toJson();
+}
+
+// A JSON file's object, or an empty one when it cannot be read.
+inline QJsonObject readJsonObject(const QString& file)
+{
+    QFile in(file);
+    return in.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(in.readAll()).object() : QJsonObject();
+}
+
 } // namespace lbd::test
 
 // Exit status and message at once: a crash, a timeout or the wrong status fails with the output.

@@ -12,25 +12,9 @@ namespace {
 // Two cells x two seeds of the tiny synthetic set: four runs of a second or two each.
 QByteArray shardStudy()
 {
-    QJsonObject config = QJsonDocument::fromJson(kTinyConfig).object();
-    QJsonObject train = config.value(QStringLiteral("train")).toObject();
-    train[QStringLiteral("threads")] = 1; // the same arithmetic in one and in two processes
-    config[QStringLiteral("train")] = train;
-    const QJsonArray levels = QJsonDocument::fromJson(R"([{"label": "CE", "baseline": "ce"}, {"label": "LBD"}])").array();
-    QJsonObject factor{{QStringLiteral("name"), QStringLiteral("method")}, {QStringLiteral("levels"), levels}};
-    QJsonObject study{{QStringLiteral("name"), QStringLiteral("sharded")},
-                      {QStringLiteral("title"), QStringLiteral("Sharded")},
-                      {QStringLiteral("claim"), QStringLiteral("none")},
-                      {QStringLiteral("config"), config},
-                      {QStringLiteral("seeds"), QJsonArray{0, 1}},
-                      {QStringLiteral("factors"), QJsonArray{factor}}};
-    return QJsonDocument(study).toJson();
-}
-
-QJsonObject readJsonObject(const QString& file)
-{
-    QFile in(file);
-    return in.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(in.readAll()).object() : QJsonObject();
+    // One thread a run: the same arithmetic in one and in two processes.
+    return tinyStudyJson(QStringLiteral("sharded"), R"([{"label": "CE", "baseline": "ce"}, {"label": "LBD"}])",
+                         QJsonObject{{QStringLiteral("threads"), 1}});
 }
 
 // results/summary.json's cells with their metric values: what a table is made of, less the

@@ -12,29 +12,11 @@ namespace {
 // Two working cells and one that cannot load its data, two seeds each.
 QByteArray tinyStudy(int epochs, const QString& name = QStringLiteral("tiny"), const QByteArray& levelsJson = QByteArray())
 {
-    QJsonObject config = QJsonDocument::fromJson(kTinyConfig).object();
-    QJsonObject train = config.value(QStringLiteral("train")).toObject();
-    train[QStringLiteral("epochs")] = epochs;
-    config[QStringLiteral("train")] = train;
-    const QJsonArray levels = QJsonDocument::fromJson(!levelsJson.isEmpty() ? levelsJson : QByteArray(R"([
+    return tinyStudyJson(name, !levelsJson.isEmpty() ? levelsJson : QByteArray(R"([
         {"label": "CE", "baseline": "ce"},
         {"label": "LBD"},
-        {"label": "broken", "set": {"data.dataset": "folder", "data.data_dir": "/nonexistent-lbd-data"}}])"))
-                                  .array();
-    QJsonObject factor{{QStringLiteral("name"), QStringLiteral("method")}, {QStringLiteral("levels"), levels}};
-    QJsonObject study{{QStringLiteral("name"), name},
-                      {QStringLiteral("title"), QStringLiteral("Tiny")},
-                      {QStringLiteral("claim"), QStringLiteral("none")},
-                      {QStringLiteral("config"), config},
-                      {QStringLiteral("seeds"), QJsonArray{0, 1}},
-                      {QStringLiteral("factors"), QJsonArray{factor}}};
-    return QJsonDocument(study).toJson();
-}
-
-QJsonObject readJsonObject(const QString& file)
-{
-    QFile in(file);
-    return in.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(in.readAll()).object() : QJsonObject();
+        {"label": "broken", "set": {"data.dataset": "folder", "data.data_dir": "/nonexistent-lbd-data"}}])"),
+                         QJsonObject{{QStringLiteral("epochs"), epochs}});
 }
 
 } // namespace
