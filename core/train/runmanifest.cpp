@@ -88,24 +88,26 @@ void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std
 RunManifest readRunManifest(const RunFolder& folder)
 {
     const nlohmann::json json = folder.readJson(RunFolder::kManifest);
+    const std::string source = folder.path(RunFolder::kManifest);
+    // Typed, field by field: a damaged run.json names the field and what it holds.
     RunManifest manifest;
-    try {
-        manifest.classNames = json.at("class_names").get<std::vector<std::string>>();
-        manifest.trainCounts = integerVector<int64_t>(json.at("train_counts"));
-        manifest.testCounts = integerVector<int64_t>(json.at("test_counts"));
-        manifest.imageFormat.channels = json.at("image").at("channels").get<int64_t>();
-        manifest.imageFormat.height = json.at("image").at("height").get<int64_t>();
-        manifest.imageFormat.width = json.at("image").at("width").get<int64_t>();
-        manifest.inputSize = json.at("input_size").get<int64_t>();
-        manifest.normalization.mean = json.at("normalization").at("mean").get<std::vector<float>>();
-        manifest.normalization.std = json.at("normalization").at("std").get<std::vector<float>>();
-        manifest.device = json.value("device", "");
-        manifest.lbdVersion = json.value("lbd_version", "");
-        manifest.torchVersion = json.value("libtorch_version", "");
-        manifest.created = json.value("created", "");
-    } catch (const nlohmann::json::exception& error) {
-        throw InputError(folder.path(RunFolder::kManifest) + ": incomplete run manifest (" + error.what() + ")");
+    manifest.classNames = requiredTextList(json, "class_names", source);
+    manifest.trainCounts = requiredIntegerList(json, "train_counts", source);
+    manifest.testCounts = requiredIntegerList(json, "test_counts", source);
+    manifest.imageFormat.channels = requiredInteger(json, "image.channels", source);
+    manifest.imageFormat.height = requiredInteger(json, "image.height", source);
+    manifest.imageFormat.width = requiredInteger(json, "image.width", source);
+    manifest.inputSize = requiredInteger(json, "input_size", source);
+    for (const double value : requiredNumberList(json, "normalization.mean", source)) {
+        manifest.normalization.mean.push_back(static_cast<float>(value));
     }
+    for (const double value : requiredNumberList(json, "normalization.std", source)) {
+        manifest.normalization.std.push_back(static_cast<float>(value));
+    }
+    manifest.device = textField(json, "device", source);
+    manifest.lbdVersion = textField(json, "lbd_version", source);
+    manifest.torchVersion = textField(json, "libtorch_version", source);
+    manifest.created = textField(json, "created", source);
     checkManifest(manifest, folder.path(RunFolder::kManifest));
     return manifest;
 }

@@ -52,6 +52,78 @@ int64_t integerField(const nlohmann::json& object, const char* key, const std::s
     return it->get<int64_t>();
 }
 
+const nlohmann::json& requiredField(const nlohmann::json& object, const std::string& key, const std::string& source)
+{
+    const nlohmann::json* node = &object;
+    size_t begin = 0;
+    while (true) {
+        requireObject(*node, source);
+        const size_t dot = key.find('.', begin);
+        const std::string part = key.substr(begin, dot == std::string::npos ? std::string::npos : dot - begin);
+        const auto it = node->find(part);
+        if (it == node->end()) {
+            throw InputError(source + ": field " + key + " is missing");
+        }
+        node = &*it;
+        if (dot == std::string::npos) {
+            return *node;
+        }
+        begin = dot + 1;
+    }
+}
+
+namespace {
+
+template <typename T, typename Check>
+std::vector<T> requiredList(const nlohmann::json& object, const std::string& key, const std::string& source,
+                            const char* what, Check isValid)
+{
+    const nlohmann::json& list = requiredField(object, key, source);
+    if (!list.is_array()) {
+        throw InputError(source + ": field " + key + " must be a list of " + what + " (found " + foundType(list) + ")");
+    }
+    std::vector<T> values;
+    values.reserve(list.size());
+    for (const nlohmann::json& item : list) {
+        if (!isValid(item)) {
+            throw InputError(source + ": field " + key + " must be a list of " + what + " (found " + foundType(item)
+                             + " in it)");
+        }
+        values.push_back(item.get<T>());
+    }
+    return values;
+}
+
+} // namespace
+
+int64_t requiredInteger(const nlohmann::json& object, const std::string& key, const std::string& source)
+{
+    const nlohmann::json& value = requiredField(object, key, source);
+    if (!value.is_number_integer()
+        || (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))) {
+        throw InputError(source + ": field " + key + " must be an integer (found " + foundType(value) + ")");
+    }
+    return value.get<int64_t>();
+}
+
+std::vector<std::string> requiredTextList(const nlohmann::json& object, const std::string& key, const std::string& source)
+{
+    return requiredList<std::string>(object, key, source, "strings", [](const nlohmann::json& v) { return v.is_string(); });
+}
+
+std::vector<int64_t> requiredIntegerList(const nlohmann::json& object, const std::string& key, const std::string& source)
+{
+    return requiredList<int64_t>(object, key, source, "integers", [](const nlohmann::json& v) {
+        return v.is_number_integer()
+            && !(v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()));
+    });
+}
+
+std::vector<double> requiredNumberList(const nlohmann::json& object, const std::string& key, const std::string& source)
+{
+    return requiredList<double>(object, key, source, "numbers", [](const nlohmann::json& v) { return v.is_number(); });
+}
+
 JsonReader::JsonReader(const nlohmann::json& object, std::string context) : m_object(object), m_context(std::move(context))
 {
     if (!object.is_object()) {

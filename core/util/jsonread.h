@@ -60,6 +60,13 @@ std::string textField(const nlohmann::json& object, const char* key, const std::
 int64_t integerField(const nlohmann::json& object, const char* key, const std::string& source, int64_t fallback = 0);
 // `object` itself must be a JSON object: InputError "SOURCE: must be a JSON object (found an array)".
 void requireObject(const nlohmann::json& object, const std::string& source);
+// Required fields, typed the same way ("SOURCE: field image.channels is missing" / "... must be an
+// integer (found a string)"); `key` may name a nested field with dots.
+const nlohmann::json& requiredField(const nlohmann::json& object, const std::string& key, const std::string& source);
+int64_t requiredInteger(const nlohmann::json& object, const std::string& key, const std::string& source);
+std::vector<std::string> requiredTextList(const nlohmann::json& object, const std::string& key, const std::string& source);
+std::vector<int64_t> requiredIntegerList(const nlohmann::json& object, const std::string& key, const std::string& source);
+std::vector<double> requiredNumberList(const nlohmann::json& object, const std::string& key, const std::string& source);
 
 class JsonReader {
 public:

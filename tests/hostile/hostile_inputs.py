@@ -434,6 +434,17 @@ def round_two_cases(fx, case):
             write_json(os.path.join(folder, "status.json"), status)
         case(number, what, [lbd, "train", "--resume", folder, "--epochs", "3", "--quiet"], {2},
              ["status.json"], prepare=damage)
+    for number, what, edit, field in (
+            ("r3c", "run.json with class_names a number", lambda m: m.__setitem__("class_names", 3), "class_names"),
+            ("r3d", "run.json with image.channels a string", lambda m: m["image"].__setitem__("channels", "one"),
+             "image.channels")):
+        folder = fx.copy_run(fx.run, "typed-" + number)
+
+        def damage(folder=folder, edit=edit):
+            manifest = json.load(open(os.path.join(folder, "run.json")))
+            edit(manifest)
+            write_json(os.path.join(folder, "run.json"), manifest)
+        case(number, what, [lbd, "eval", folder], {2}, ["run.json", "field " + field], prepare=damage)
     # Class 4: the command line holds to the file formats' limits.
     case("r4a", "study --seeds 0,0", [lbd, "study", "methods", "--quick", "--seeds", "0,0", "--out", p("r4a")], {2},
          ["seed 0 twice"], [lambda: no_path(p("r4a"))])
