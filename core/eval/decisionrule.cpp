@@ -2,6 +2,7 @@
 
 #include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
+#include "core/util/numbertext.h"
 
 #include <cmath>
 
@@ -71,7 +72,7 @@ void checkDeferUtility(double deferUtility, DecisionRule rule, const std::string
 {
     if (!std::isfinite(deferUtility) || std::abs(deferUtility) > kMaxUtilityMagnitude) {
         throw InputError(context + " must be a number between -1e6 and 1e6 (the limit of every utility), got "
-                         + std::to_string(deferUtility));
+                         + numberText(deferUtility));
     }
     if (!decisionRuleInfo(rule).supportsDefer) {
         throw InputError(context + ": the " + decisionRuleName(rule)
