@@ -202,6 +202,12 @@ private slots:
             // A preset other than this machine's default, chosen after the run was opened.
             QVERIFY(window.experimentPanel()->selectPreset(QStringLiteral("fashion-mnist-lt")));
             UtilityDocument* decisions = window.utilityDocument();
+            // A paper preset decides by its protocol's rule; quick-cpu (the app's own) by expected utility.
+            QCOMPARE(decisions->rule(), lbd::DecisionRule::MeanLogit);
+            QCOMPARE(window.experimentPanel()->config().protocol, lbd::Protocol::PaperStandard);
+            QVERIFY(window.experimentPanel()->selectPreset(QStringLiteral("quick-cpu")));
+            QCOMPARE(decisions->rule(), lbd::DecisionRule::Expected);
+            QVERIFY(window.experimentPanel()->selectPreset(QStringLiteral("fashion-mnist-lt")));
             QCOMPARE(decisions->classCount(), 10);
             QVERIFY(decisions->setMatrix(lbd::UtilityMatrix::tailSensitive(10, 2.0)));
             decisions->setRule(lbd::DecisionRule::Eq7);

@@ -207,7 +207,11 @@ void ExperimentPanel::loadPreset(int index)
 bool ExperimentPanel::selectPreset(const QString& nameOrPath)
 {
     try {
-        applyConfig(PresetLibrary::load(nameOrPath));
+        const lbd::TrainConfig preset = PresetLibrary::load(nameOrPath);
+        // A preset decides by its own rule (the paper's presets: mean-logit, their protocol's);
+        // opening a run leaves the shared rule alone (the Decision lab offers the run's settings).
+        m_decisions->setRule(preset.decision.rule);
+        applyConfig(preset);
     } catch (const std::exception&) {
         return false;
     }
@@ -366,9 +370,6 @@ void ExperimentPanel::applyConfig(const lbd::TrainConfig& config)
 {
     m_loading = true;
     m_base = config;
-    if (config.protocol != lbd::Protocol::App) {
-        m_decisions->setRule(config.decision.rule); // a paper protocol decides by its own rule (mean-logit)
-    }
     m_name->setText(QString::fromStdString(config.name));
     m_dataset->load(config.data);
     m_run->load(config);
