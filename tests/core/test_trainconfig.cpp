@@ -13,6 +13,7 @@
 
 #include <QTemporaryDir>
 
+#include <ctime>
 #include <fstream>
 
 using namespace lbd;
@@ -95,7 +96,9 @@ private slots:
 
     // Parsing is linear in the text (issue 30: the depth check in nlohmann's callback made 300,000
     // empty objects take 12 s). A ratio of two runs' times, not an absolute time: 4x the objects
-    // must take well under 16x (quadratic) the time; the bar is a ratio under 6.
+    // must take well under 16x (quadratic) the time; the bar is a ratio under 6. The time is this
+    // thread's CPU time, the best of five: CI runs two tests at once on two cores, and wall time
+    // there measured 7.6x (being descheduled is not parsing).
     void parsingIsLinearInTheText()
     {
         const auto objects = [](int count) {
@@ -105,22 +108,28 @@ private slots:
             }
             return text + "]}";
         };
-        const std::string small = objects(100000), large = objects(400000);
-        const auto seconds = [](const std::string& text) {
-            double best = 1e9;
-            for (int repeat = 0; repeat < 3; ++repeat) { // the best of three: another process may share the core
-                QElapsedTimer timer;
-                timer.start();
-                try {
-                    trainConfigFromJson(parseJsonText(text, "config"));
-                } catch (const InputError&) {
-                    // refused (train is not an array of settings): the time to refuse is what counts
-                }
-                best = std::min(best, timer.nsecsElapsed() * 1e-9);
-            }
-            return best;
+        const auto threadSeconds = [] {
+            timespec now{};
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+            return double(now.tv_sec) + double(now.tv_nsec) * 1e-9;
         };
-        const double ratio = seconds(large) / std::max(seconds(small), 1e-6);
+        const std::string small = objects(100000), large = objects(400000);
+        const auto seconds = [&](const std::string& text) {
+            const double start = threadSeconds();
+            try {
+                trainConfigFromJson(parseJsonText(text, "config"));
+            } catch (const InputError&) {
+                // refused (train is not an array of settings): the time to refuse is what counts
+            }
+            return threadSeconds() - start;
+        };
+        double bestSmall = 1e9, bestLarge = 1e9;
+        for (int repeat = 0; repeat < 5; ++repeat) { // interleaved, so both sizes see the same machine
+            bestSmall = std::min(bestSmall, seconds(small));
+            bestLarge = std::min(bestLarge, seconds(large));
+        }
+        const double ratio = bestLarge / std::max(bestSmall, 1e-6);
+        qInfo("parse CPU time ratio, 400k / 100k objects: %.2f", ratio);
         QVERIFY2(ratio < 6, qPrintable(QStringLiteral("400k objects took %1x the time of 100k").arg(ratio)));
         // A document of more values than the limit is refused before it is parsed.
         std::string many = "[0";
