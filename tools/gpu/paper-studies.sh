@@ -11,6 +11,10 @@
 # and, beside them, the single-GPU parity bar's second run (split 0, training seed 1; the study's
 # seed 1 draws split 1). Longest runs first. The earlier protocol's plan (tail-sensitive training,
 # 2026-11-27) is in this file's history.
+# Runs an earlier lease finished (the archive $LBD_PREVIOUS, by default the 2026-11-28 4 x H200
+# lease's: 10 runs of the unions and the parity run, report.json and logs, no weights) are copied
+# with --reuse-from instead of trained again; the recipe's seed 0 is trained anyway, since the OOD
+# measurement of issue 26 needs its weights. Their run.json says which commit trained them.
 #
 #   tools/gpu/paper-studies.sh build     headless CUDA build (tools/gpu/studies.sh build)
 #   tools/gpu/paper-studies.sh start     starts all three in the background, returns
@@ -35,10 +39,12 @@ else
 fi
 [ "$gpus" -ge 1 ] || { echo "no GPU to use (CUDA_VISIBLE_DEVICES='${CUDA_VISIBLE_DEVICES:-}')" >&2; exit 1; }
 common=(--set "data.data_dir=$data" --threads "$threads")
+previous="${LBD_PREVIOUS:-$PWD/docs/results/paper-studies/runs-2026-11-28-h200x4.tar.xz}"
+reuse_previous=""
 
 unionA() {
   "$lbd" study "$tools/paper-union-a.json" --out "$work/union-a" --device all-gpus --parallel $((gpus * 2)) \
-    --set "data.data_dir=$data" --threads "$threads" > "$work/union-a.md" 2> "$work/union-a.log"
+    ${reuse_previous:+--reuse-from "$reuse_previous"} --set "data.data_dir=$data" --threads "$threads" > "$work/union-a.md" 2> "$work/union-a.log"
   touch "$work/union-a.done"
 }
 
@@ -51,7 +57,7 @@ parity() {
 
 unionB() {
   "$lbd" study "$tools/paper-union-b.json" --out "$work/union-b" --device all-gpus --parallel "$gpus" \
-    --set "data.data_dir=$data" --threads "$threads" > "$work/union-b.md" 2> "$work/union-b.log"
+    ${reuse_previous:+--reuse-from "$reuse_previous"} --set "data.data_dir=$data" --threads "$threads" > "$work/union-b.md" 2> "$work/union-b.log"
   touch "$work/union-b.done"
 }
 
@@ -75,11 +81,28 @@ case "${1:-}" in
   start)
     rm -f "$work"/*.done
     date -u +%FT%TZ > "$work/started"
+    if [ -f "$previous" ]; then
+      rm -rf "$work/previous" && mkdir -p "$work/previous"
+      tar -xJf "$previous" -C "$work/previous"
+      rm -rf "$work/previous/union-a/runs/lbd/seed-0" # trained again: its weights are wanted
+      reuse_previous="$work/previous"
+      echo "reusing the finished runs of $(basename "$previous")"
+      # A run is reused only under the same config, data.data_dir included: the earlier lease ran
+      # from /work/main/.gpu-src, as tools/gpu/snapshot.sh sets it up.
+      earlier=$(sed -n 's/.*"data_dir": *"\([^"]*\)".*/\1/p' "$work/previous/union-a/runs/lbd/seed-1/config.json" | head -1)
+      [ "$earlier" = "$data" ] || echo "WARNING: the earlier runs read $earlier, this lease $data: none of them will match"
+    fi
     export -f unionA unionB parity
-    export work lbd tools gpus data threads
+    export work lbd tools gpus data threads reuse_previous
     nohup setsid bash -c unionA > /dev/null 2>&1 < /dev/null &
     nohup setsid bash -c unionB > /dev/null 2>&1 < /dev/null &
-    nohup setsid bash -c parity > /dev/null 2>&1 < /dev/null &
+    if grep -qs '"finished"' "$work/previous/parity-split0-seed1/status.json"; then
+      cp -r "$work/previous/parity-split0-seed1" "$work/previous/parity-split0-seed1.txt" "$work/"
+      touch "$work/parity.done"
+      echo "the parity run: finished by the earlier lease, copied"
+    else
+      nohup setsid bash -c parity > /dev/null 2>&1 < /dev/null &
+    fi
     echo "started on $gpus GPUs: union A ($((gpus * 2)) runs at once), union B ($gpus at once), parity run"
     ;;
   progress)

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rm -rf .gpu-src
 mkdir .gpu-src
-git archive HEAD CMakeLists.txt cmake core datasets app resources tools python | tar -x -C .gpu-src
+git archive HEAD CMakeLists.txt cmake core datasets app resources tools python docs/results/paper-studies | tar -x -C .gpu-src
 ln -s ../.deps .gpu-src/.deps
 git rev-parse HEAD > .gpu-src/COMMIT
 echo "HEAD $(git rev-parse --short HEAD) in .gpu-src ($(du -sh .gpu-src | cut -f1))"
