@@ -5,6 +5,7 @@
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
 #include "core/data/decodebenchmark.h"
+#include "core/data/pipelinebenchmark.h"
 #include "datasets/common/imagedecoder.h"
 #include "core/dist/distributedspec.h"
 #include "core/model/batchnormrelu.h"
@@ -126,7 +127,46 @@ struct BenchOptions {
     std::optional<std::string> out;
     int64_t decodeSize = 224;
     std::vector<int> decodeThreads;
+    std::optional<double> stepMilliseconds;
+    int64_t pipelineFiles = 256;
 };
+
+// The streaming input pipeline stage by stage (core/data/pipelinebenchmark.h).
+nlohmann::json benchPipeline(const BenchOptions& o, const std::string& device, bool quiet)
+{
+    PipelineBenchmarkOptions options;
+    options.files = o.pipelineFiles;
+    options.batchSize = std::min<int64_t>(o.batch, o.pipelineFiles);
+    options.threads = o.decodeThreads.empty() ? 0 : o.decodeThreads.back();
+    options.stepMilliseconds = o.stepMilliseconds.value_or(-1);
+    options.seconds = o.seconds;
+    options.device = device;
+    const PipelineBenchmark b = benchmarkPipeline(options);
+    nlohmann::json results = nlohmann::json::array();
+    const std::string what = "JPEG " + std::to_string(options.sourceWidth) + "x" + std::to_string(options.sourceHeight)
+                             + " -> 256 -> random resized crop 224 + flip + jitter, batch " + std::to_string(options.batchSize);
+    results.push_back({{"benchmark", "pipeline"}, {"stage", "decode only"}, {"pipeline", what}, {"threads", b.threads},
+                       {"mean_file_bytes", b.meanFileBytes}, {"images_per_second", b.decodeImagesPerSecond},
+                       {"cache_build_seconds", b.cacheBuildSeconds}, {"cache_bytes", b.cacheBytes}});
+    if (!quiet) {
+        std::cout << "pipeline: " << what << ", " << b.threads << " decoding thread(s)\n  decode only: "
+                  << static_cast<int64_t>(b.decodeImagesPerSecond) << " images/s; cache of " << options.files << " files built in "
+                  << b.cacheBuildSeconds << " s, " << (b.cacheBytes >> 10) << " KiB\n";
+    }
+    for (const PipelineResult& r : b.results) {
+        const std::string step = r.step == "none" ? "no-op step" : "synthetic step of " + std::to_string(b.stepMilliseconds) + " ms";
+        const std::string stages = describeInputTimings(r.timings, r.epochSeconds);
+        results.push_back({{"benchmark", "pipeline"}, {"stage", "from " + r.source + ", " + step}, {"pipeline", what},
+                           {"threads", b.threads}, {"step_ms", r.step == "none" ? 0.0 : b.stepMilliseconds},
+                           {"images", r.images}, {"seconds", r.seconds}, {"images_per_second", r.imagesPerSecond},
+                           {"stages", stages}});
+        if (!quiet) {
+            std::cout << "  from " << r.source << ", " << step << ": " << static_cast<int64_t>(r.imagesPerSecond)
+                      << " images/s\n    " << stages << "\n";
+        }
+    }
+    return results;
+}
 
 // JPEG decoding for list-file data: images/s with 1 thread (one core) and with every core.
 nlohmann::json benchDecoding(const BenchOptions& o, bool quiet)
@@ -229,6 +269,11 @@ int runBench(const BenchOptions& o)
     if (distributed.enabled()) {
         record["ranks"] = distributed.worldSize;
         record["batch_per_rank"] = o.batch;
+    }
+    if (what == "pipeline") {
+        for (auto& result : benchPipeline(o, deviceText, quiet || json)) {
+            record["results"].push_back(std::move(result));
+        }
     }
     if (what == "decode") {
         for (auto& result : benchDecoding(o, quiet || json)) {
@@ -335,11 +380,17 @@ Command addBenchCommand(CLI::App& lbd)
     CLI::App* c = lbd.add_subcommand("bench", "measure throughput (augmentation, training); the record names the machine, "
                                               "the date and the command");
     choices(c->add_option("--what", o->what, "what to measure (all: augment and train; decode: JPEG decoding for "
-                                             "list-file data, per core and with every core)"),
-            {"augment", "train", "decode", "all"});
+                                             "list-file data, per core and with every core; pipeline: the streaming "
+                                             "input pipeline stage by stage, from files and from a dataset cache)"),
+            {"augment", "train", "decode", "pipeline", "all"});
+    c->add_option("--step-ms", o->stepMilliseconds, "pipeline: the synthetic training step in milliseconds (default: a "
+                                                     "batch's decoding time, where overlap shows most)")
+        ->check(CLI::Range(0.0, 100000.0));
+    c->add_option("--pipeline-files", o->pipelineFiles, "pipeline: JPEG files written and streamed (256)")
+        ->check(CLI::Range(int64_t{2}, int64_t{1000000}));
     c->add_option("--decode-size", o->decodeSize, "decode: the training images' side in pixels (224)")
         ->check(CLI::Range(int64_t{8}, int64_t{4096}));
-    c->add_option("--decode-threads", o->decodeThreads, "decode: thread counts to time (default: 1 and every core)")
+    c->add_option("--decode-threads", o->decodeThreads, "decode: thread counts to time (default: 1 and every core); pipeline: the decoding threads (the last one given; default every core)")
         ->delimiter(',')->check(CLI::Range(1, 1024));
     c->add_option("--device", o->device, "cpu, cuda[:N] or auto");
     c->add_option("--seconds", o->seconds, "seconds per augmentation (and decode) measurement")->check(CLI::Range(0.01, 3600.0));

@@ -1,34 +1,118 @@
-// `lbd data`: what a long-tailed data set looks like before training on it.
+// `lbd data`: what a long-tailed data set looks like before training on it; `lbd data cache`
+// builds the dataset caches of its streamed splits (core/data/datasetcache.h).
 #include "app/cli/command.h"
 #include "app/cli/configflags.h"
 
 #include "core/data/datapreparation.h"
+#include "core/data/runcaches.h"
+#include "core/train/runsroot.h"
 #include "core/train/configjson.h"
 #include "core/data/regions.h"
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <numeric>
 
+#include <unistd.h>
+
 namespace lbd::cli {
 namespace {
+
+struct CacheOptions {
+    ConfigFlags flags;
+    int64_t maxSide = 0;
+    std::string format = "raw";
+    std::string directory;
+    int threads = 0;
+};
 
 struct DataOptions {
     ConfigFlags flags;
     bool json = false;
+    CLI::App* cacheCommand = nullptr;
+    CacheOptions cache;
 };
+
+DataSpec dataSpecOf(const ConfigFlags& flags)
+{
+    nlohmann::json patch = flags.patch();
+    return trainConfigFromJson(patch.contains("data") ? nlohmann::json{{"data", patch["data"]}} : nlohmann::json::object(),
+                               "data options")
+        .data;
+}
+
+// A progress bar on stderr: redrawn in place on a terminal, every 10 % otherwise.
+void drawProgress(const std::string& role, int64_t done, int64_t total, std::chrono::steady_clock::time_point start)
+{
+    static int lastTenth = -1;
+    const bool terminal = isatty(fileno(stderr));
+    const int tenth = total > 0 ? static_cast<int>(10 * done / total) : 10;
+    if (!terminal && tenth == lastTenth && done != total) {
+        return;
+    }
+    lastTenth = tenth;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const int width = 30;
+    const int filled = total > 0 ? static_cast<int>(width * done / total) : width;
+    std::fprintf(stderr, "%s%-10s [%s%s] %lld/%lld images, %.0f images/s%s", terminal ? "\r" : "", role.c_str(),
+                 std::string(size_t(filled), '#').c_str(), std::string(size_t(width - filled), '.').c_str(),
+                 static_cast<long long>(done), static_cast<long long>(total), seconds > 0 ? double(done) / seconds : 0.0,
+                 terminal && done != total ? "" : "\n");
+    std::fflush(stderr);
+}
+
+int runDataCache(const CacheOptions& o)
+{
+    DataSpec spec = dataSpecOf(o.flags);
+    const Dataset dataset = loadDataset(spec); // the data set's own splits, before any long tail
+    CacheSettings settings = runCacheSettings(dataset, o.threads);
+    if (o.maxSide > 0) {
+        settings.maxSide = o.maxSide;
+    }
+    settings.format = o.format == "jpeg" ? CacheImageFormat::Jpeg : CacheImageFormat::Raw;
+    const std::string directory = o.directory.empty() ? datasetCacheDirectoryBeside(defaultRunsRoot()) : o.directory;
+    const auto splits = streamedSplits(dataset, DataSplit{}, !spec.validationList.empty());
+    if (splits.empty()) {
+        std::printf("%s: nothing to cache: its images are held in memory (under data.max_in_memory_mb), not streamed\n",
+                    dataset.name.c_str());
+        return 0;
+    }
+    if (settings.maxSide != std::max(dataset.format.height, dataset.format.width)) {
+        std::printf("note: runs decoding to %lld pixels read a cache of max side %lld; this one (%lld) is for "
+                    "--image-size %lld\n",
+                    static_cast<long long>(dataset.format.height), static_cast<long long>(dataset.format.height),
+                    static_cast<long long>(settings.maxSide), static_cast<long long>(settings.maxSide));
+    }
+    auto start = std::chrono::steady_clock::now();
+    std::string lastRole;
+    const auto caches = openRunCaches(
+        dataset, splits, settings, directory, [](const std::string& line) { std::printf("%s\n", line.c_str()); },
+        [&](const std::string& role, int64_t done, int64_t total) {
+            if (role != lastRole) {
+                lastRole = role;
+                start = std::chrono::steady_clock::now();
+            }
+            drawProgress(role, done, total, start);
+        });
+    int64_t bytes = 0;
+    for (const auto& cache : caches) {
+        bytes += cache->fileBytes();
+    }
+    std::printf("%zu cache file(s) in %s, %.1f MiB in all\n", caches.size(), directory.c_str(), double(bytes) / (1 << 20));
+    return 0;
+}
 
 int runData(const DataOptions& o)
 {
+    if (o.cacheCommand->parsed()) {
+        return runDataCache(o.cache);
+    }
     const bool json = o.json;
-    nlohmann::json patch = o.flags.patch();
-    const DataSpec spec = trainConfigFromJson(patch.contains("data") ? nlohmann::json{{"data", patch["data"]}}
-                                                                     : nlohmann::json::object(),
-                                              "data options")
-                              .data;
+    const DataSpec spec = dataSpecOf(o.flags);
     const PreparedData prepared = prepareData(spec);
     const auto& names = prepared.dataset.classNames;
     const auto thirds = classRegions(prepared.trainCounts, RegionScheme::ThirdsByIndex);
@@ -84,6 +168,22 @@ Command addDataCommand(CLI::App& lbd)
     CLI::App* c = lbd.add_subcommand("data", "per-class train / test counts, names and regions of a long-tailed data set");
     addDataFlags(*c, o->flags);
     c->add_flag("--json", o->json, "print as JSON");
+    CLI::App* cache = c->add_subcommand("cache", "build the dataset caches of the data set's streamed splits: images "
+                                                 "decoded once, resized, read by memory map (lbd train --cache)");
+    o->cacheCommand = cache;
+    addDataFlags(*cache, o->cache.flags);
+    o->cache.flags.addSet(*cache);
+    cache->add_option("--max-side", o->cache.maxSide,
+                      "longest side of a stored image in pixels (default: --image-size, the side runs decode to: 256 "
+                      "for the imagenet-lt preset)")
+        ->check(CLI::Range(8, 8192));
+    choices(cache->add_option("--format", o->cache.format, "raw uint8 pixels, or JPEG re-encoded (smaller; decoded again "
+                                                           "each epoch)"),
+            {"raw", "jpeg"});
+    cache->add_option("--cache-dir", o->cache.directory,
+                      "the caches' folder (default: 'cache' beside the runs folder, ~/LBDStudio/cache)")
+        ->type_name("DIR");
+    cache->add_option("--threads", o->cache.threads, "decoding threads (default: every core)")->check(CLI::Range(0, 1024));
     return {c, [o] { return runData(*o); }};
 }
 

@@ -275,6 +275,8 @@ Command addStudyCommand(CLI::App& lbd)
     c->add_flag("--summarize", o->summarize, "only aggregate what has finished and write results/ (no training)");
     c->add_flag("--quiet", o->quiet, "no progress lines");
     c->add_flag("--json", o->json, "print results/summary.json instead of the Markdown table");
+    o->flags.addSwitch(*c, "--cache", "data.cache", "auto",
+                       "every run reads streamed images from one dataset cache, built by the first (lbd data cache)");
     o->flags.addSet(*c);
     return {c, [o] { return runStudy(*o); }};
 }

@@ -353,6 +353,8 @@ Command addTrainCommand(CLI::App& lbd)
     f.add(*c, "--rule", "decision.rule")->group(decisions);
     f.add(*c, "--defer", "decision.defer")->group(decisions);
     addDataFlags(*c, f);
+    f.addSwitch(*c, "--cache", "data.cache", "auto",
+                "read streamed images from a dataset cache, built on first use (lbd data cache)")->group("Data set");
     o->seed = c->get_option("--seed");
     o->seed->description(o->seed->get_description() + "; also seeds the training unless --train-seed is given");
     f.addSet(*c)->group("Any setting");

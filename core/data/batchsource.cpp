@@ -32,7 +32,8 @@ std::unique_ptr<BatchSource> makeBatchSource(const DataSplit& split, const Image
                          + ": not a share of a batch");
     }
     if (split.isStreamed()) {
-        return std::make_unique<StreamingBatcher>(split, format, device, augment, normalization, options);
+        return std::make_unique<StreamingBatcher>(split, format, device, augment, normalization, options,
+                                                  options.decodeThreads);
     }
     return std::make_unique<DeviceBatcher>(split, device, augment, normalization, options);
 }

@@ -8,7 +8,9 @@
 #include <memory>
 
 #include "core/data/augmentation.h"
+#include "core/data/datasetcache.h"
 #include "core/data/dataset.h"
+#include "core/data/inputtimings.h"
 
 namespace lbd {
 
@@ -39,6 +41,10 @@ struct BatchOptions {
     // process would take, augmented with the same random draws.
     int shardIndex = 0;
     int shardCount = 1;
+    // Streamed splits: threads decoding files (0: every core), and the dataset caches to read the
+    // images from instead (datasetcache.h; looked up by path, a file in none of them is decoded).
+    int decodeThreads = 0;
+    std::vector<std::shared_ptr<const DatasetCache>> caches;
 };
 
 class BatchSource {
@@ -51,6 +57,8 @@ public:
     virtual bool next(Batch& batch) = 0;
     virtual int64_t batchesPerEpoch() const = 0;
     virtual int64_t size() const = 0;
+    // Where this epoch's input time went so far (streamed splits; empty for data on the device).
+    virtual InputTimings inputTimings() const { return {}; }
 };
 
 // Per-channel normalisation of a split: from its pixels, or, when it is streamed from disk, from

@@ -18,6 +18,9 @@ PreparedData finish(Dataset dataset, LongTailSplit split)
 {
     PreparedData prepared;
     prepared.availableCounts = countPerClass(dataset.train.labels, dataset.classCount());
+    if (dataset.train.isStreamed()) {
+        prepared.sourceTrain = dataset.train; // file paths and labels only
+    }
     if (!split.validationIndices.empty()) {
         dataset.validation = validationSplit(dataset, split); // before train is replaced by the subset
     }

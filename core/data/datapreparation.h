@@ -17,6 +17,9 @@ struct PreparedData {
     std::vector<int64_t> trainCounts; // per class, head to tail
     std::vector<int64_t> testCounts;
     std::vector<int64_t> availableCounts; // the data set's own training images per class, before the split
+    // The data set's own training split before the long tail, when it is streamed from files (the
+    // dataset cache holds all of it, so that every long-tailed subset of it finds its images there).
+    DataSplit sourceTrain;
 };
 
 // Classes with fewer training images than this are warned about before a run starts.

@@ -34,6 +34,12 @@ void DataSpec::validate() const
     if (!std::isfinite(heldOutFraction) || heldOutFraction <= 0.0 || heldOutFraction >= 1.0) {
         throw InputError("held_out_fraction must be in (0, 1), got " + std::to_string(heldOutFraction));
     }
+    if (cache != "off" && cache != "auto") {
+        throw InputError("cache must be off or auto, got " + cache);
+    }
+    if (decodeThreads < 0 || decodeThreads > 1024) {
+        throw InputError("decode_threads must be in 0..1024 (0: every core), got " + std::to_string(decodeThreads));
+    }
 }
 
 bool DataSpec::isUsersOwnImages() const

@@ -12,6 +12,11 @@ namespace lbd {
 
 struct DataSpec : DatasetOptions {
     LongTailSpec longTail;
+    // Streamed image files (core/data/datasetcache.h): "off", or "auto" to read them from a dataset
+    // cache, built on first use in cacheDirectory (empty: beside the runs folder).
+    std::string cache = "off";
+    std::string cacheDirectory;
+    int64_t decodeThreads = 0; // threads decoding streamed images (0: every core)
 
     // Throws InputError naming the field: the data set must be in the catalogue, and the
     // settings its entry requires (data_dir, train_list, ...) must be given.

@@ -34,6 +34,20 @@ torch::Tensor photographLike(int64_t height, int64_t width, int64_t seed)
 
 } // namespace
 
+std::vector<std::string> writeBenchmarkJpegs(const std::string& folder, int64_t count, int64_t width, int64_t height,
+                                             double& meanBytes)
+{
+    std::vector<std::string> paths;
+    meanBytes = 0;
+    for (int64_t i = 0; i < count; ++i) {
+        const std::string path = (std::filesystem::path(folder) / ("image-" + std::to_string(i) + ".jpg")).string();
+        writeImageFile(path, photographLike(height, width, i));
+        meanBytes += static_cast<double>(fs::file_size(path)) / static_cast<double>(count);
+        paths.push_back(path);
+    }
+    return paths;
+}
+
 DecodeBenchmark benchmarkDecoding(const DecodeBenchmarkOptions& options)
 {
     // JPEG is all it writes and reads: libjpeg-turbo alone (a headless build without OpenCV) will do.
@@ -44,14 +58,9 @@ DecodeBenchmark benchmarkDecoding(const DecodeBenchmarkOptions& options)
         throw InputError("decode benchmark: files, output size and seconds must be positive");
     }
     ScratchFolder folder("lbd-decode-bench");
-    std::vector<std::string> paths;
     DecodeBenchmark benchmark;
-    for (int64_t i = 0; i < options.files; ++i) {
-        const std::string path = (std::filesystem::path(folder.path()) / ("image-" + std::to_string(i) + ".jpg")).string();
-        writeImageFile(path, photographLike(options.sourceHeight, options.sourceWidth, i));
-        benchmark.meanFileBytes += static_cast<double>(fs::file_size(path)) / static_cast<double>(options.files);
-        paths.push_back(path);
-    }
+    const std::vector<std::string> paths =
+        writeBenchmarkJpegs(folder.path(), options.files, options.sourceWidth, options.sourceHeight, benchmark.meanFileBytes);
     const ImageFormat format{3, options.outputSize, options.outputSize};
     std::vector<int> counts = options.threads;
     if (counts.empty()) {

@@ -31,6 +31,11 @@ struct DecodeBenchmark {
     std::vector<DecodeBenchmarkResult> results;
 };
 
+// Writes `count` photograph-like JPEGs of width x height into `folder`; their mean size in bytes
+// goes to `meanBytes`. Shared with the pipeline benchmark.
+std::vector<std::string> writeBenchmarkJpegs(const std::string& folder, int64_t count, int64_t width, int64_t height,
+                                             double& meanBytes);
+
 // InputError when this build cannot decode images (no OpenCV).
 DecodeBenchmark benchmarkDecoding(const DecodeBenchmarkOptions& options);
 

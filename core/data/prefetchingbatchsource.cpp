@@ -37,6 +37,7 @@ public:
 
     int64_t batchesPerEpoch() const override { return m_inner->batchesPerEpoch(); }
     int64_t size() const override { return m_inner->size(); }
+    InputTimings inputTimings() const override { return m_inner->inputTimings(); }
 
 private:
     void prefetch()

@@ -254,6 +254,14 @@ void addDataFields(std::vector<ConfigField>& f)
         c.data.limits.maxInMemoryBytes = megabytes << 20;
     };
     f.push_back(memory);
+    f.push_back(when(value("data.cache", "image folders and list files: off, or auto to read streamed images from a "
+                                         "dataset cache built on first use",
+                           [](C& c) -> auto& { return c.data.cache; }), [](const C& c) { return c.data.cache != "off"; }));
+    f.push_back(when(value("data.cache_dir", "the dataset cache's folder (empty: 'cache' beside the runs folder)",
+                           [](C& c) -> auto& { return c.data.cacheDirectory; }),
+                     [](const C& c) { return !c.data.cacheDirectory.empty(); }));
+    f.push_back(when(value("data.decode_threads", "threads decoding streamed images (0: every core)",
+                           [](C& c) -> auto& { return c.data.decodeThreads; }), [](const C& c) { return c.data.decodeThreads != 0; }));
     f.push_back(when(value("data.synthetic.classes", "synthetic data: number of classes",
                            [](C& c) -> auto& { return c.data.synthetic.classes; }), isSynthetic));
     f.push_back(when(value("data.synthetic.train_per_class", "synthetic data: training images per class before the long tail",

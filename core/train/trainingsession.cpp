@@ -8,6 +8,7 @@
 #include "core/data/datapreparation.h"
 #include "core/data/epochorder.h"
 #include "core/data/prefetchingbatchsource.h"
+#include "core/data/runcaches.h"
 #include "core/dist/communicator.h"
 #include "core/dist/shardedevaluation.h"
 #include "core/eval/evaluator.h"
@@ -27,6 +28,7 @@
 #include "core/train/runfolder.h"
 #include "core/train/runlock.h"
 #include "core/train/runmanifest.h"
+#include "core/train/runsroot.h"
 #include "core/train/trainstep.h"
 #include "core/util/device.h"
 #include "core/util/error.h"
@@ -189,6 +191,32 @@ void TrainingSession::State::openOrStartFolder()
     }
 }
 
+namespace {
+
+// data.cache = auto: the dataset caches of the streamed splits, opened or built first (the log
+// says which, and why a cache was rebuilt).
+std::vector<std::shared_ptr<const DatasetCache>> openDataCaches(const TrainConfig& config, const PreparedData& data,
+                                                                TrainingControl* control,
+                                                                const std::function<void(const std::string&)>& message)
+{
+    if (config.data.cache != "auto") {
+        return {};
+    }
+    const auto splits = streamedSplits(data.dataset, data.sourceTrain, !config.data.validationList.empty());
+    if (splits.empty()) {
+        message("dataset cache: not used (the data is held in memory, not streamed from files)");
+        return {};
+    }
+    // One cache for every run and study on this data: beside the default runs folder (wherever
+    // this run's folder is) unless data.cache_dir says where.
+    const std::string directory = !config.data.cacheDirectory.empty() ? config.data.cacheDirectory
+                                                                       : datasetCacheDirectoryBeside(defaultRunsRoot());
+    return openRunCaches(data.dataset, splits, runCacheSettings(data.dataset, static_cast<int>(config.data.decodeThreads)),
+                         directory, message, {}, control ? &control->stopRequested : nullptr);
+}
+
+} // namespace
+
 void TrainingSession::State::buildBatchesAndStep()
 {
     const Dataset& dataset = data.dataset;
@@ -206,6 +234,9 @@ void TrainingSession::State::buildBatchesAndStep()
         trainOptions.shardCount = communicator->worldSize();
     }
     trainOptions.mergeSmallRemainder = true;
+    trainOptions.decodeThreads = static_cast<int>(config.data.decodeThreads);
+    trainOptions.caches =
+        openDataCaches(config, data, control, [this](const std::string& line) { message(line); });
     const std::vector<PlannedBatch> plan = planEpochBatches(dataset.train.size(), trainOptions);
     message(describeEpochPlan(dataset.train.size(), plan, useGraph));
     // On CUDA the next batch is gathered and augmented on a second stream during each step.
@@ -214,6 +245,8 @@ void TrainingSession::State::buildBatchesAndStep()
     evalOptions.batchSize = std::max<int64_t>(256, config.train.batchSize);
     evalOptions.shuffle = false;
     evalOptions.augment = false;
+    evalOptions.decodeThreads = trainOptions.decodeThreads;
+    evalOptions.caches = trainOptions.caches;
     if (communicator) { // the ranks divide the evaluation (core/dist/shardedevaluation.h)
         evalOptions.shardIndex = communicator->rank();
         evalOptions.shardCount = communicator->worldSize();
@@ -363,6 +396,10 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
     metrics.trainAccuracy = s.step->epochTrainAccuracy();
     metrics.epochSeconds = std::chrono::duration<double>(Clock::now() - epochStart).count();
     metrics.imagesPerSecond = metrics.epochSeconds > 0 ? static_cast<double>(images) / metrics.epochSeconds : 0;
+    // Streamed data: where the epoch's input time went, and whether the input or the device bounds it.
+    if (const std::string line = describeInputTimings(s.trainBatches->inputTimings(), metrics.epochSeconds); !line.empty()) {
+        s.message("epoch " + std::to_string(epoch) + " " + line);
+    }
     return true;
 }
 

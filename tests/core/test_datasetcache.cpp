@@ -1,0 +1,325 @@
+// The dataset cache (core/data/datasetcache*, runcaches): cached pixels are the decoded pixels,
+// a changed source is rebuilt, a damaged cache is refused by name, a cache over the memory budget
+// is read through its map, and training from it sees exactly the batches of the files.
+#include "core/data/augmentation.h"
+#include "core/data/batchsource.h"
+#include "core/data/datasetcache.h"
+#include "core/data/datasetcachestore.h"
+#include "core/data/imagedecoder.h"
+#include "core/data/syntheticdataset.h"
+#include "core/train/trainer.h"
+#include "core/util/error.h"
+#include "tests/support/tinyconfig.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace lbd;
+
+namespace {
+
+// A smooth colour image of height x width (channel-major), different for each `seed`.
+torch::Tensor pattern(int64_t height, int64_t width, int seed)
+{
+    auto y = torch::arange(height, torch::kFloat32).view({1, height, 1});
+    auto x = torch::arange(width, torch::kFloat32).view({1, 1, width});
+    auto c = torch::arange(3, torch::kFloat32).view({3, 1, 1});
+    return ((x * (3 + seed) + y * (5 + c) + c * 40 + seed * 17).remainder(256)).to(torch::kUInt8);
+}
+
+std::vector<std::string> writeImages(const QString& dir, const std::vector<std::pair<int64_t, int64_t>>& sizes,
+                                     const std::string& extension, int seed = 0)
+{
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        const std::string path = (dir + QString("/img%1").arg(i)).toStdString() + extension;
+        writeImageFile(path, pattern(sizes[i].first, sizes[i].second, int(i) + seed));
+        paths.push_back(path);
+    }
+    return paths;
+}
+
+void flipByte(const std::string& path, int64_t offset)
+{
+    std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekg(offset);
+    char byte = 0;
+    file.read(&byte, 1);
+    byte ^= 0x10;
+    file.seekp(offset);
+    file.write(&byte, 1);
+}
+
+CacheSettings settings(int64_t maxSide)
+{
+    CacheSettings s;
+    s.maxSide = maxSide;
+    s.channels = 3;
+    s.threads = 2;
+    return s;
+}
+
+CacheSource sourceOf(const std::vector<std::string>& paths)
+{
+    CacheSource source;
+    source.paths = paths;
+    source.labels.assign(paths.size(), 0);
+    for (size_t i = 0; i < paths.size(); ++i) {
+        source.labels[i] = static_cast<int64_t>(i % 2);
+    }
+    source.classNames = {"a", "b"};
+    return source;
+}
+
+} // namespace
+
+class TestDatasetCache : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        if (!imageDecodingAvailable()) {
+            QSKIP("built without OpenCV");
+        }
+    }
+
+    void cachedPixelsAreTheDecodedPixels_data()
+    {
+        QTest::addColumn<QString>("extension");
+        QTest::newRow("png") << ".png";
+        QTest::newRow("jpeg") << ".jpg";
+    }
+
+    // Landscape, portrait, square and smaller-than-max-side sources: each is stored at its longest
+    // side scaled to 24 (never enlarged), pixel for pixel what the decoder gives at that size.
+    void cachedPixelsAreTheDecodedPixels()
+    {
+        QFETCH(QString, extension);
+        QTemporaryDir dir;
+        const auto paths = writeImages(dir.path(), {{30, 40}, {50, 30}, {32, 32}, {10, 20}}, extension.toStdString());
+        const std::string cachePath = (dir.path() + "/c.lbdcache").toStdString();
+        buildDatasetCache(cachePath, paths, {0, 1, 0, 1}, {"a", "b"}, settings(24));
+        const DatasetCache cache(cachePath);
+        QCOMPARE(cache.size(), int64_t(4));
+        const std::vector<std::pair<uint32_t, uint32_t>> expected = {{18, 24}, {24, 14}, {24, 24}, {10, 20}};
+        for (int64_t i = 0; i < cache.size(); ++i) {
+            const CacheEntry& e = cache.entry(i);
+            QCOMPARE(e.height, expected[size_t(i)].first);
+            QCOMPARE(e.width, expected[size_t(i)].second);
+            QCOMPARE(e.label, i % 2);
+            const ImageFormat format{3, e.height, e.width};
+            std::vector<uint8_t> decoded(size_t(format.bytesPerImage())), cached(decoded.size());
+            decodeImageFile(paths[size_t(i)], format, decoded.data());
+            cache.readImage(i, format, cached.data());
+            QVERIFY2(decoded == cached, qPrintable(QString("image %1").arg(i)));
+        }
+        QCOMPARE(cache.classNames(), (std::vector<std::string>{"a", "b"}));
+        QCOMPARE(cache.sourcePaths(), paths);
+    }
+
+    void aChangedSourceIsRebuilt()
+    {
+        QTemporaryDir dir;
+        auto paths = writeImages(dir.path(), {{16, 16}, {16, 16}, {16, 16}}, ".png");
+        const std::string cachePath = (dir.path() + "/c.lbdcache").toStdString();
+        std::vector<std::string> log;
+        const auto logger = [&](const std::string& line) { log.push_back(line); };
+        openOrBuildDatasetCache(cachePath, sourceOf(paths), settings(16), logger);
+        QVERIFY(QString::fromStdString(log.back()).contains("built in"));
+        log.clear();
+        openOrBuildDatasetCache(cachePath, sourceOf(paths), settings(16), logger);
+        QCOMPARE(log.size(), size_t(1));
+        QVERIFY(QString::fromStdString(log.back()).contains("read through a memory map")); // reused as it is
+
+        // A file rewritten (new pixels, new size and time): rebuilt, and the cache holds the new pixels.
+        writeImageFile(paths[1], pattern(16, 16, 99));
+        std::filesystem::last_write_time(paths[1], std::filesystem::last_write_time(paths[1]) + std::chrono::seconds(5));
+        log.clear();
+        auto cache = openOrBuildDatasetCache(cachePath, sourceOf(paths), settings(16), logger);
+        QVERIFY2(QString::fromStdString(log.front()).contains("out of date (" + QString::fromStdString(paths[1]) + " changed"),
+                 log.front().c_str());
+        std::vector<uint8_t> cached(16 * 16 * 3), decoded(cached.size());
+        cache->readImage(1, {3, 16, 16}, cached.data());
+        decodeImageFile(paths[1], {3, 16, 16}, decoded.data());
+        QVERIFY(cached == decoded);
+        QCOMPARE(datasetCacheStatus(cachePath, sourceOf(paths)).current, true);
+
+        // Only the modification time changed: still a change.
+        std::filesystem::last_write_time(paths[0], std::filesystem::last_write_time(paths[0]) + std::chrono::seconds(7));
+        QCOMPARE(datasetCacheStatus(cachePath, sourceOf(paths)).current, false);
+        openOrBuildDatasetCache(cachePath, sourceOf(paths), settings(16), logger);
+
+        // A file added to the list: rebuilt too.
+        paths.push_back(writeImages(dir.path(), {{16, 16}}, "-new.png", 5).front());
+        log.clear();
+        cache = openOrBuildDatasetCache(cachePath, sourceOf(paths), settings(16), logger);
+        QVERIFY2(QString::fromStdString(log.front()).contains("lists 4 files, the cache 3"), log.front().c_str());
+        QCOMPARE(cache->size(), int64_t(4));
+    }
+
+    void aDamagedCacheIsRefusedByName()
+    {
+        QTemporaryDir dir;
+        const auto paths = writeImages(dir.path(), {{20, 20}, {20, 20}}, ".png");
+        const std::string cachePath = (dir.path() + "/c.lbdcache").toStdString();
+        buildDatasetCache(cachePath, paths, {0, 1}, {"a", "b"}, settings(20));
+        const auto bytes = static_cast<int64_t>(std::filesystem::file_size(cachePath));
+        const auto refused = [&](const std::string& path) {
+            try {
+                const DatasetCache cache(path);
+                std::vector<uint8_t> out(20 * 20 * 3);
+                for (int64_t i = 0; i < cache.size(); ++i) {
+                    cache.readImage(i, {3, 20, 20}, out.data());
+                }
+            } catch (const InputError& error) {
+                return QString(error.what()).contains(QString::fromStdString(path));
+            }
+            return false;
+        };
+        QVERIFY(!refused(cachePath)); // intact
+
+        const std::string truncated = (dir.path() + "/truncated.lbdcache").toStdString();
+        std::filesystem::copy_file(cachePath, truncated);
+        std::filesystem::resize_file(truncated, uintmax_t(bytes - 100)); // the last image cut short
+        QVERIFY(refused(truncated));
+        std::filesystem::resize_file(truncated, 40); // not even a header
+        QVERIFY(refused(truncated));
+
+        const std::string flippedIndex = (dir.path() + "/index.lbdcache").toStdString();
+        std::filesystem::copy_file(cachePath, flippedIndex);
+        flipByte(flippedIndex, 96 + 20); // the first entry's width
+        QVERIFY(refused(flippedIndex));
+
+        const std::string flippedPixel = (dir.path() + "/pixel.lbdcache").toStdString();
+        std::filesystem::copy_file(cachePath, flippedPixel);
+        flipByte(flippedPixel, bytes - 7); // a pixel of the last image: its CRC-32 fails when read
+        QVERIFY(refused(flippedPixel));
+        try {
+            const DatasetCache cache(flippedPixel); // the index is intact: it opens
+            std::vector<uint8_t> out(20 * 20 * 3);
+            cache.readImage(0, {3, 20, 20}, out.data()); // the first image is intact
+            cache.readImage(1, {3, 20, 20}, out.data());
+            QFAIL("a flipped pixel was read");
+        } catch (const InputError& error) {
+            QVERIFY2(QString(error.what()).contains("image 1"), error.what());
+        }
+    }
+
+    // A split over the memory budget is streamed; with a cache, from the map: the cache object
+    // holds only its index, and the batches are those of the files, bit for bit, epoch after epoch.
+    void aCacheOverTheBudgetStreamsAndGivesTheSameBatches()
+    {
+        QTemporaryDir dir;
+        std::vector<std::pair<int64_t, int64_t>> sizes(40, {32, 32});
+        const auto paths = writeImages(dir.path(), sizes, ".jpg");
+        const std::string cachePath = (dir.path() + "/c.lbdcache").toStdString();
+        const int64_t budget = 64 * 1024;
+        buildDatasetCache(cachePath, paths, sourceOf(paths).labels, {"a", "b"}, settings(32));
+        auto cache = std::make_shared<const DatasetCache>(cachePath);
+        QVERIFY(cache->fileBytes() > budget);
+        QVERIFY(cache->heapBytes() < budget / 4);
+
+        DataSplit split;
+        split.files = paths;
+        split.labels = torch::tensor(sourceOf(paths).labels, torch::kInt64);
+        const ImageFormat format{3, 32, 32};
+        AugmentSpec augment;
+        augment.outputSize = 32;
+        augment.padding = 4;
+        const Normalization n{{0.5f, 0.5f, 0.5f}, {0.25f, 0.25f, 0.25f}};
+        BatchOptions files;
+        files.batchSize = 6;
+        files.seed = 3;
+        files.decodeThreads = 2;
+        BatchOptions cached = files;
+        cached.caches = {cache};
+        auto a = makeBatchSource(split, format, torch::kCPU, augment, n, files);
+        auto b = makeBatchSource(split, format, torch::kCPU, augment, n, cached);
+        for (int epoch = 1; epoch <= 2; ++epoch) {
+            a->startEpoch(epoch);
+            b->startEpoch(epoch);
+            Batch x, y;
+            while (a->next(x)) {
+                QVERIFY(b->next(y));
+                QVERIFY(torch::equal(x.labels, y.labels));
+                QVERIFY(torch::equal(x.images, y.images));
+            }
+            QVERIFY(!b->next(y));
+            QVERIFY(b->inputTimings().fromCache);
+            QCOMPARE(b->inputTimings().batches, int64_t(7));
+            QVERIFY(!a->inputTimings().fromCache);
+        }
+    }
+
+    // Two epochs of a tiny list-data run, streamed from the files and from the cache, same seed:
+    // the same losses and the same test accuracy (the CPU is deterministic).
+    void aRunFromTheCacheTrainsAsFromTheFiles()
+    {
+        QTemporaryDir dir;
+        SyntheticSpec synthetic;
+        synthetic.classes = 4;
+        synthetic.trainPerClass = 24;
+        synthetic.testPerClass = 6;
+        synthetic.channels = 1;
+        synthetic.size = 16;
+        const Dataset source = makeSyntheticDataset(synthetic);
+        const auto writeList = [&](const DataSplit& split, const QString& name) {
+            QFile list(dir.path() + "/" + name + ".txt");
+            QVERIFY(list.open(QIODevice::WriteOnly));
+            for (int64_t i = 0; i < split.size(); ++i) {
+                const QString file = QString("%1-%2.png").arg(name).arg(i);
+                writeImageFile((dir.path() + "/" + file).toStdString(), split.images[i]);
+                list.write(QString("%1 %2\n").arg(file).arg(split.labels[i].item<int64_t>()).toUtf8());
+            }
+        };
+        writeList(source.train, "train");
+        writeList(source.test, "test");
+        TrainConfig config = test::tinyConfig(2);
+        config.data = DataSpec{};
+        config.data.dataset = "list";
+        config.data.directory = dir.path().toStdString();
+        config.data.trainList = "train.txt";
+        config.data.testList = "test.txt";
+        config.data.channels = 1;
+        config.data.imageSize = 16;
+        config.data.limits.maxInMemoryBytes = 1000; // streamed
+        config.data.longTail.imbalanceRatio = 4;
+        config.data.longTail.profile = test::tinyConfig().data.longTail.profile;
+        std::vector<std::string> cacheLog;
+        const auto run = [&](const std::string& cache, const QString& name) {
+            TrainConfig c = config;
+            c.data.cache = cache;
+            c.data.cacheDirectory = (dir.path() + "/cache").toStdString();
+            std::vector<double> losses;
+            TrainingCallbacks callbacks;
+            callbacks.onEpoch = [&](const EpochMetrics& m) { losses.push_back(m.objective.total); };
+            callbacks.onMessage = [&](const std::string& line) {
+                if (line.find("dataset cache") != std::string::npos || line.find("input:") != std::string::npos) {
+                    cacheLog.push_back(line);
+                }
+            };
+            const TrainingResult result = Trainer(c, (dir.path() + "/" + name).toStdString()).run(callbacks);
+            losses.push_back(result.finalReport->overall.accuracy);
+            return losses;
+        };
+        const auto fromFiles = run("off", "files");
+        const auto fromCache = run("auto", "cached");
+        QCOMPARE(fromFiles.size(), size_t(3));
+        QCOMPARE(fromCache, fromFiles);
+        const auto built = std::count_if(cacheLog.begin(), cacheLog.end(),
+                                         [](const std::string& l) { return l.find("built in") != std::string::npos; });
+        QCOMPARE(built, 2); // train and test
+        QVERIFY(std::any_of(cacheLog.begin(), cacheLog.end(),
+                            [](const std::string& l) { return l.find("input: cache read") != std::string::npos; }));
+        QVERIFY(std::any_of(cacheLog.begin(), cacheLog.end(),
+                            [](const std::string& l) { return l.find("input: decode") != std::string::npos; }));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestDatasetCache)
+#include "test_datasetcache.moc"
