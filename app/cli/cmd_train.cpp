@@ -341,11 +341,12 @@ Command addTrainCommand(CLI::App& lbd)
     o->baseline = c->add_option("--baseline", o->baselineName,
                                 "a method of the paper's comparisons: sets its switches and particle count, keeps the rest")
                       ->group(model);
-    choices(o->baseline, {"lbd", "ce", "cb", "ldam-drw", "ensemble"});
+    choices(o->baseline, {"lbd", "ce", "cb", "ldam-drw", "ensemble", "logit-adjusted", "balanced-softmax"});
     f.add(*c, "--discrepancy", "objective.discrepancy")->group(model);
     f.add(*c, "--drw-epoch", "objective.drw_epoch")->group(model);
     f.add(*c, "--alpha", "objective.alpha")->group(model);
     f.add(*c, "--tau", "objective.tau")->group(model);
+    f.add(*c, "--logit-tau", "objective.logit_adjust_tau")->group(model);
     f.add(*c, "--train-utility", "objective.utility")->group(model);
     f.add(*c, "--utility-form", "objective.utility_form")->group(model);
     const std::string decisions = "Decisions";

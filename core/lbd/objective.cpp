@@ -46,6 +46,18 @@ LbdObjective::LbdObjective(ObjectiveSpec spec, std::vector<int64_t> trainCounts,
             m *= m_spec.maxMargin / largest;
         }
     }
+    // Logit adjustment: log pi_c rather than log n_c (the same softmax: the shift by log N
+    // cancels), so the offsets are <= 0 and small next to the logits whatever the data size.
+    m_logitAdjustmentValues.assign(m_trainCounts.size(), 0.0);
+    if (m_spec.logitAdjustment) {
+        double total = 0.0;
+        for (int64_t n : m_trainCounts) {
+            total += static_cast<double>(n);
+        }
+        for (size_t c = 0; c < m_trainCounts.size(); ++c) {
+            m_logitAdjustmentValues[c] = m_spec.logitAdjustTau * std::log(static_cast<double>(m_trainCounts[c]) / total);
+        }
+    }
     std::vector<double> marginRows(static_cast<size_t>(classes * classes), 0.0);
     for (int64_t c = 0; c < classes; ++c) {
         marginRows[static_cast<size_t>(c * classes + c)] = m_spec.scale * m_marginValues[c];
@@ -70,6 +82,9 @@ LbdObjective::LbdObjective(ObjectiveSpec spec, std::vector<int64_t> trainCounts,
     m_deferredWeights = deviceTensor(m_classWeightValues, {classes}, m_device);
     m_unitWeights = torch::ones({classes}, torch::dtype(torch::kFloat).device(m_device));
     m_marginRows = deviceTensor(marginRows, {classes, classes}, m_device);
+    if (m_spec.logitAdjustment) {
+        m_logitAdjustment = deviceTensor(m_logitAdjustmentValues, {classes}, m_device);
+    }
     if (m_utilityActive) {
         m_utilityOff = deviceTensor(utilityOff, {classes, classes}, m_device);
         m_utilityPenalty = (-m_utilityOff).clamp_min(0.0);
@@ -104,6 +119,13 @@ torch::Tensor LbdObjective::marginAdjusted(const torch::Tensor& logits, const to
     // Row y of diag(s * m) is s * m_y at column y and 0 elsewhere: one gather instead of a
     // one-hot build, and the same shape [B, C] broadcasts over the particles.
     return logits - m_marginRows.index_select(0, labels);
+}
+
+torch::Tensor LbdObjective::lossLogits(const torch::Tensor& logits, const torch::Tensor& labels) const
+{
+    const torch::Tensor margins = marginAdjusted(logits, labels);
+    // [C] broadcasts over [M, B, C]: one add, no host branch on the epoch.
+    return m_spec.logitAdjustment ? margins + m_logitAdjustment : margins;
 }
 
 torch::Tensor LbdObjective::repulsiveTerm(const torch::Tensor& classifierWeights, int64_t particles) const
@@ -144,7 +166,7 @@ ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::T
     if (z.scalar_type() == torch::kHalf || z.scalar_type() == torch::kBFloat16) {
         z = z.to(torch::kFloat); // softmax statistics in 16 bits lose the tail classes
     }
-    const torch::Tensor logProbs = torch::log_softmax(marginAdjusted(z, labels), -1); // [M, B, C]
+    const torch::Tensor logProbs = torch::log_softmax(lossLogits(z, labels), -1); // [M, B, C]
     const torch::Tensor sampleWeights = m_currentWeights.index_select(0, labels);     // [B]
 
     ObjectiveTerms terms;
@@ -166,7 +188,7 @@ ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::T
 
     terms.utilityWeight = m_utilityWeight;
     if (m_utilityActive) {
-        // On the same margin-adjusted log-probabilities as the cross-entropy (the paper's
+        // On the same margin- (and logit-) adjusted log-probabilities as the cross-entropy (the paper's
         // objective has one p(y'|x, theta) for both; the published code does the same).
         switch (m_spec.utilityForm) {
         case UtilityForm::Published: {
@@ -190,7 +212,7 @@ ObjectiveTerms LbdObjective::compute(const torch::Tensor& logits, const torch::T
             // below float32's resolution of log p (an absolute error of ~1e-6 at logits of 30).
             // The tensors are [M, B, C], small next to the network. The floor keeps p = 1 finite.
             const torch::Tensor logComplement =
-                torch::log((-torch::expm1(torch::log_softmax(marginAdjusted(z, labels).to(torch::kDouble), -1)))
+                torch::log((-torch::expm1(torch::log_softmax(lossLogits(z, labels).to(torch::kDouble), -1)))
                                .clamp_min(kComplementFloor))
                     .to(logProbs.scalar_type());
             const torch::Tensor penalty = m_utilityPenalty.index_select(0, labels) * sampleWeights.unsqueeze(1); // [B, C]

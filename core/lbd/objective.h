@@ -62,6 +62,11 @@ public:
     // The logits the losses see: the true-class logit lowered by s * m_y (unchanged without
     // margins). Training only; evaluation uses the raw logits.
     torch::Tensor marginAdjusted(const torch::Tensor& logits, const torch::Tensor& labels) const;
+    // marginAdjusted plus the logit adjustment tau * log pi_k on every class k (unchanged
+    // without it): what the cross-entropy and the utility term take the softmax of. Training
+    // only; evaluation and decisions use the raw logits (Menon et al. and Ren et al. predict
+    // with the plain ones).
+    torch::Tensor lossLogits(const torch::Tensor& logits, const torch::Tensor& labels) const;
 
     // Reads the parts back to the host with a single device-to-host copy (one sync).
     static ObjectiveValues values(const ObjectiveTerms& terms);
@@ -82,6 +87,8 @@ public:
 
     const std::vector<double>& classWeightValues() const { return m_classWeightValues; } // w_c after DRW
     const std::vector<double>& marginValues() const { return m_marginValues; }           // m_c (0 without margins)
+    // tau * log(n_c / N), added to every logit while training (0 without logit adjustment).
+    const std::vector<double>& logitAdjustmentValues() const { return m_logitAdjustmentValues; }
     torch::Tensor currentWeights() const { return m_currentWeights; } // [C], this epoch's weights
 
 private:
@@ -95,11 +102,13 @@ private:
     bool m_utilityActive = false;
     std::vector<double> m_classWeightValues;
     std::vector<double> m_marginValues;
+    std::vector<double> m_logitAdjustmentValues;
 
     // Built once.
     torch::Tensor m_deferredWeights; // [C] w_c
     torch::Tensor m_unitWeights;     // [C] ones
     torch::Tensor m_marginRows;      // [C, C] diag(s * m_c): row y is what a label-y sample loses
+    torch::Tensor m_logitAdjustment; // [C] tau * log pi_c (undefined without logit adjustment)
     torch::Tensor m_utilityOff;      // [C, C] U minus its diagonal (undefined when inactive)
     torch::Tensor m_utilityPenalty;  // [C, C] max(-U_off, 0): bounded form only
     torch::Tensor m_utilityReward;   // [C, C] max(U_off, 0): bounded form only

@@ -33,6 +33,10 @@ void ObjectiveSpec::validate() const
     requirePositiveFinite(alpha, "alpha");
     requirePositiveFinite(tau, "tau");
     requirePositiveFinite(eps, "eps");
+    if (!(std::isfinite(logitAdjustTau) && logitAdjustTau >= 0.0 && logitAdjustTau <= kMaxLogitAdjustTau)) {
+        throw InputError("objective option 'logitAdjustTau' (objective.logit_adjust_tau) must be a finite number in [0, "
+                         + numberText(kMaxLogitAdjustTau) + "] (got " + numberText(logitAdjustTau) + ")");
+    }
 }
 
 void ObjectiveSpec::validateFor(int64_t classCount) const
@@ -59,7 +63,8 @@ void ObjectiveSpec::validateFor(int64_t classCount) const
 const std::vector<Baseline>& allBaselines()
 {
     static const std::vector<Baseline> baselines = {
-        Baseline::Lbd, Baseline::CrossEntropy, Baseline::ClassBalanced, Baseline::LdamDrw, Baseline::Ensemble,
+        Baseline::Lbd,      Baseline::CrossEntropy,  Baseline::ClassBalanced,   Baseline::LdamDrw,
+        Baseline::Ensemble, Baseline::LogitAdjusted, Baseline::BalancedSoftmax,
     };
     return baselines;
 }
@@ -72,6 +77,8 @@ std::string baselineName(Baseline baseline)
     case Baseline::ClassBalanced: return "cb";
     case Baseline::LdamDrw: return "ldam-drw";
     case Baseline::Ensemble: return "ensemble";
+    case Baseline::LogitAdjusted: return "logit-adjusted";
+    case Baseline::BalancedSoftmax: return "balanced-softmax";
     }
     return "lbd";
 }
@@ -84,8 +91,34 @@ std::string baselineTitle(Baseline baseline)
     case Baseline::ClassBalanced: return "CB loss";
     case Baseline::LdamDrw: return "LDAM-DRW";
     case Baseline::Ensemble: return "Ensemble";
+    case Baseline::LogitAdjusted: return "Logit-adjusted loss";
+    case Baseline::BalancedSoftmax: return "Balanced Softmax";
     }
     return "LBD";
+}
+
+std::string baselineDescription(Baseline baseline)
+{
+    switch (baseline) {
+    case Baseline::Lbd:
+        return "LBD: the full objective (re-weighting with DRW, LDAM margins, the utility term, 3 particles with "
+               "repulsion)";
+    case Baseline::CrossEntropy: return "CE: one network, plain cross-entropy";
+    case Baseline::ClassBalanced:
+        return "CB loss (Cui et al., CVPR 2019): cross-entropy weighted by the inverse effective number of each class, "
+               "from the first epoch";
+    case Baseline::LdamDrw:
+        return "LDAM-DRW (Cao et al., NeurIPS 2019): margins s m_y on the true-class logit, m_y ~ n_y^(-1/4), and "
+               "deferred re-weighting by effective numbers";
+    case Baseline::Ensemble: return "Ensemble: 3 networks trained with cross-entropy, no repulsion";
+    case Baseline::LogitAdjusted:
+        return "Logit-adjusted loss (Menon et al., ICLR 2021): cross-entropy of z_k + tau log pi_k, pi the training "
+               "class priors (objective.logit_adjust_tau, 1 by default); predictions use the plain logits";
+    case Baseline::BalancedSoftmax:
+        return "Balanced Softmax (Ren et al., NeurIPS 2020): cross-entropy of z_k + log n_k, the logit-adjusted loss "
+               "at tau = 1 (the same code); predictions use the plain logits";
+    }
+    return {};
 }
 
 Baseline parseBaseline(const std::string& text)
@@ -102,18 +135,22 @@ struct MethodSwitches {
     DiscrepancyKind discrepancy;
     bool deferredReweighting; // w_c from 80 % of the epochs on (DRW), else from the start
     bool ldamMargins;
+    bool logitAdjustment;
     bool utilityTerm;
     bool repulsive;
 };
 
 const MethodSwitches kMethods[] = {
     // The paper uses 3 particles for every ensemble.
-    {Baseline::Lbd, 3, DiscrepancyKind::Linear, true, true, true, true},
-    {Baseline::CrossEntropy, 1, DiscrepancyKind::Constant, false, false, false, false},
-    {Baseline::ClassBalanced, 1, DiscrepancyKind::EffectiveNumber, false, false, false, false},
+    {Baseline::Lbd, 3, DiscrepancyKind::Linear, true, true, false, true, true},
+    {Baseline::CrossEntropy, 1, DiscrepancyKind::Constant, false, false, false, false, false},
+    {Baseline::ClassBalanced, 1, DiscrepancyKind::EffectiveNumber, false, false, false, false, false},
     // Cao et al. re-weight with effective numbers (beta = 0.9999) after the DRW epoch.
-    {Baseline::LdamDrw, 1, DiscrepancyKind::EffectiveNumber, true, true, false, false},
-    {Baseline::Ensemble, 3, DiscrepancyKind::Constant, false, false, false, false},
+    {Baseline::LdamDrw, 1, DiscrepancyKind::EffectiveNumber, true, true, false, false, false},
+    {Baseline::Ensemble, 3, DiscrepancyKind::Constant, false, false, false, false, false},
+    // Menon et al. and Ren et al. train one network, without re-weighting or margins.
+    {Baseline::LogitAdjusted, 1, DiscrepancyKind::Constant, false, false, true, false, false},
+    {Baseline::BalancedSoftmax, 1, DiscrepancyKind::Constant, false, false, true, false, false},
 };
 
 } // namespace
@@ -132,6 +169,10 @@ void applyBaseline(Baseline baseline, int epochs, ObjectiveSpec& spec, int64_t& 
         // 80% of the epochs, as in the paper's 160 of 200 (integer arithmetic: no rounding surprises).
         spec.drwEpoch = method.deferredReweighting ? epochs * 4 / 5 : 0;
         spec.ldamMargins = method.ldamMargins;
+        spec.logitAdjustment = method.logitAdjustment;
+        if (baseline == Baseline::BalancedSoftmax) {
+            spec.logitAdjustTau = 1.0; // log n_y: what makes it Balanced Softmax
+        }
         spec.utilityTerm = method.utilityTerm;
         spec.repulsive = method.repulsive;
         return;

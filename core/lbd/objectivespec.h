@@ -11,6 +11,8 @@
 
 namespace lbd {
 
+inline constexpr double kMaxLogitAdjustTau = 10.0;
+
 // How the utility term turns U into a loss (lbd-math.md section 4).
 enum class UtilityForm {
     Bounded,   // negative learning: every term >= 0, so the objective is bounded below (default)
@@ -34,6 +36,13 @@ struct ObjectiveSpec {
     // m_c proportional to n_c^(-1/4), the rarest class getting maxMargin.
     bool ldamMargins = true;
     double maxMargin = 0.5;
+
+    // Logit adjustment as a training loss (Menon et al., ICLR 2021, "logit-adjusted loss"): the
+    // losses see z_k + tau * log pi_k, pi the training class priors n_k / N. At tau = 1 this is
+    // Balanced Softmax (Ren et al., NeurIPS 2020: softmax of z_k + log n_k; the log N shift
+    // cancels in the softmax). Training only: evaluation and decisions use the plain logits.
+    bool logitAdjustment = false;
+    double logitAdjustTau = 1.0; // [0, kMaxLogitAdjustTau]; 0 is plain cross-entropy
     // The cosine classifier's scale s (the logits the objective receives are already scaled).
     // Not a config key: the trainer copies model.scale here, so margins and logits agree.
     double scale = 30.0;
@@ -74,6 +83,8 @@ enum class Baseline {
     ClassBalanced, // CB loss: effective-number weights from epoch 1, no margin
     LdamDrw,       // M = 1, LDAM margins + deferred (effective-number) re-weighting
     Ensemble,      // M > 1, plain cross-entropy, no repulsion
+    LogitAdjusted, // M = 1, cross-entropy of z + tau log pi (Menon et al. 2021), no weights, no margin
+    BalancedSoftmax, // the same code at tau = 1 (Ren et al. 2020): softmax of z + log n_y
 };
 
 struct BaselinePreset {
@@ -82,9 +93,10 @@ struct BaselinePreset {
 };
 
 // What a method defines (lbd-math.md section 4, "Baselines"): the discrepancy kind, DRW epoch,
-// margins, the utility term and repulsion switches, and the particle count. Everything else of
+// margins, logit adjustment, the utility term and repulsion switches, and the particle count. Everything else of
 // `objective` (alpha, tau, beta, the utility matrix and form, ...) is kept, so a preset's values
-// survive `--baseline`. Throws InputError for epochs < 1.
+// survive `--baseline`; logitAdjustTau too, except that Balanced Softmax sets it to 1 (its
+// definition). Throws InputError for epochs < 1.
 void applyBaseline(Baseline baseline, int epochs, ObjectiveSpec& objective, int64_t& particles);
 
 // The reason a training utility would make this objective unstable, or nothing: the published
@@ -103,8 +115,12 @@ std::optional<std::string> utilityScaleWarning(const ObjectiveSpec& objective, c
                                                const std::vector<int64_t>& trainCounts);
 
 const std::vector<Baseline>& allBaselines();
-std::string baselineName(Baseline baseline);         // "lbd", "ce", "cb", "ldam-drw", "ensemble"
-std::string baselineTitle(Baseline baseline);        // "LBD", "CE", "CB loss", "LDAM-DRW", "Ensemble"
+// "lbd", "ce", "cb", "ldam-drw", "ensemble", "logit-adjusted", "balanced-softmax"
+std::string baselineName(Baseline baseline);
+// "LBD", "CE", "CB loss", "LDAM-DRW", "Ensemble", "Logit-adjusted loss", "Balanced Softmax"
+std::string baselineTitle(Baseline baseline);
+// One or two sentences with the paper it comes from: tooltips and --help.
+std::string baselineDescription(Baseline baseline);
 Baseline parseBaseline(const std::string& text);     // throws InputError
 // The preset for a run of `epochs` epochs (DRW starts after 80% of them) on a default
 // ObjectiveSpec. Throws InputError for epochs < 1.

@@ -323,6 +323,11 @@ void addObjectiveFields(std::vector<ConfigField>& f)
     f.push_back(value("objective.ldam_margins", "LDAM margins on the true-class logit while training",
                       [](C& c) -> auto& { return c.objective.ldamMargins; }));
     f.push_back(value("objective.max_margin", "LDAM margin of the rarest class", [](C& c) -> auto& { return c.objective.maxMargin; }));
+    f.push_back(value("objective.logit_adjustment",
+                      "logit-adjusted loss while training (Menon et al. 2021): softmax of z_k + tau log pi_k; tests use plain z",
+                      [](C& c) -> auto& { return c.objective.logitAdjustment; }));
+    f.push_back(value("objective.logit_adjust_tau", "tau of the logit-adjusted loss, in [0, 10] (1: Balanced Softmax)",
+                      [](C& c) -> auto& { return c.objective.logitAdjustTau; }));
     f.push_back(value("objective.utility_term", "add the utility term (1/alpha) UT of the training utility",
                       [](C& c) -> auto& { return c.objective.utilityTerm; }));
     f.push_back(utility("objective.utility", "the TRAINING utility matrix (decisions use decision.utility)",

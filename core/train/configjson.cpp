@@ -207,7 +207,8 @@ TrainConfig loadTrainConfig(const std::string& path)
 
 const std::vector<std::string>& baselineObjectiveKeys()
 {
-    static const std::vector<std::string> keys = {"discrepancy", "drw_epoch", "ldam_margins", "utility_term", "repulsive"};
+    static const std::vector<std::string> keys = {"discrepancy", "drw_epoch", "ldam_margins", "logit_adjustment",
+                                                  "utility_term", "repulsive"};
     return keys;
 }
 

@@ -15,7 +15,7 @@ class TestObjectiveSpec : public QObject {
 private slots:
     void baselinePresets()
     {
-        QCOMPARE(allBaselines().size(), size_t(5));
+        QCOMPARE(allBaselines().size(), size_t(7));
         for (Baseline baseline : allBaselines()) {
             QVERIFY(parseBaseline(baselineName(baseline)) == baseline);
             QVERIFY(!baselineTitle(baseline).empty());
