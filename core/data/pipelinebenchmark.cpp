@@ -95,6 +95,7 @@ PipelineBenchmark benchmarkPipeline(const PipelineBenchmarkOptions& options)
     batchOptions.batchSize = options.batchSize;
     batchOptions.dropLast = true;
     batchOptions.decodeThreads = benchmark.threads;
+    batchOptions.augment = options.augment;
     const Normalization normalization{{0.485f, 0.456f, 0.406f}, {0.229f, 0.224f, 0.225f}};
     std::vector<std::pair<std::string, BatchOptions>> sources = {{"files", batchOptions}};
     if (options.cache) {

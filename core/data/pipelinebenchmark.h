@@ -27,6 +27,9 @@ struct PipelineBenchmarkOptions {
     double seconds = 3;             // per measurement (whole epochs, at least one)
     std::string device = "cpu";
     bool cache = true;              // also measure reading from a dataset cache of the files
+    // The imagenet-lt augmentation on the device; off: centre crop and normalise only (on the CPU,
+    // where the augmentation would be torch's resampling on the decoders' cores, not the pipeline).
+    bool augment = true;
 };
 
 struct PipelineResult {
