@@ -1,6 +1,7 @@
 // `lbd predict RUN IMAGE...`: classify image files with a trained ensemble, with uncertainty.
 #include "app/cli/command.h"
 
+#include "core/infer/calibratedprediction.h"
 #include "core/infer/predictor.h"
 #include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
@@ -34,6 +35,7 @@ struct PredictOptions {
     std::string run;
     std::vector<std::string> images;
     bool json = false;
+    bool calibrate = false;
     std::string device = "cpu";
     std::optional<std::string> utilityText;
     std::optional<std::string> ruleText;
@@ -41,24 +43,74 @@ struct PredictOptions {
     int topK = 5;
 };
 
-int runPredict(const PredictOptions& o)
+nlohmann::json predictionJson(const Prediction& p, const std::string& path, const std::vector<std::string>& names,
+                              std::optional<double> temperature)
 {
-    const bool json = o.json;
-    const auto& utilityText = o.utilityText;
-    const auto& ruleText = o.ruleText;
-    const int64_t topK = o.topK;
-    Predictor predictor(o.run, o.device);
-    for (const std::string& note : predictor.runDecisions().notes) {
-        std::cerr << "lbd predict: note: " << note << '\n';
+    nlohmann::json top = nlohmann::json::array();
+    for (const auto& [cls, probability] : p.topK) {
+        top.push_back({{"class", cls}, {"name", names[cls]}, {"probability", probability}});
     }
-    if (!predictor.hasOodFit()) {
-        std::cerr << "lbd predict: note: " << predictor.oodSummary() << '\n';
+    return {{"file", path},
+            {"argmax", names[p.argmaxClass]},
+            {"decision", p.deferred ? std::string("deferred") : names[p.decidedClass]},
+            {"decision_without_defer", names[p.decidedClass]},
+            {"decision_confidence", p.decisionConfidence},
+            {"defer_utility", p.deferUtility ? nlohmann::json(*p.deferUtility) : nlohmann::json(nullptr)},
+            {"deferred", p.deferred},
+            {"rule", decisionRuleName(p.rule)},
+            {"top", top},
+            // With --calibrate: pbar = softmax(log pbar / T), T from the run's temperature.json.
+            {"probabilities", p.meanProbabilities},
+            {"temperature", temperature ? nlohmann::json(*temperature) : nlohmann::json(nullptr)},
+            {"particle_probabilities", p.particleProbabilities},
+            {"total_uncertainty", p.uncertainty.total},
+            {"aleatoric", p.uncertainty.aleatoric},
+            {"epistemic", p.uncertainty.epistemic},
+            {"vote_disagreement", p.uncertainty.voteDisagreement},
+            {"input", p.inputDescription},
+            {"ood", oodJson(p)}};
+}
+
+void printPrediction(const Prediction& p, const std::string& path, const std::vector<std::string>& names,
+                     std::optional<double> temperature)
+{
+    if (p.deferred) {
+        std::printf("%s\n  decision (%s): deferred (confidence %.4f < r = %g; would be %s)   argmax: %s\n", path.c_str(),
+                    decisionRuleName(p.rule).c_str(), p.decisionConfidence, *p.deferUtility, names[p.decidedClass].c_str(),
+                    names[p.argmaxClass].c_str());
+    } else {
+        std::printf("%s\n  decision (%s): %s   argmax: %s\n", path.c_str(), decisionRuleName(p.rule).c_str(),
+                    names[p.decidedClass].c_str(), names[p.argmaxClass].c_str());
     }
-    if (utilityText) {
-        predictor.setUtility(parseUtilitySpec(*utilityText, predictor.classNames()));
+    if (temperature) {
+        std::printf("  calibrated probabilities: softmax(log pbar / T), T = %.4g (fitted on validation)\n", *temperature);
     }
-    if (ruleText) {
-        const DecisionRule rule = parseDecisionRule(*ruleText);
+    for (const auto& [cls, probability] : p.topK) {
+        std::printf("    %-24s %6.2f%%\n", names[cls].c_str(), 100.0 * probability);
+    }
+    std::printf("  uncertainty: total %.3f nats = aleatoric %.3f + epistemic %.3f; vote disagreement %.2f\n",
+                p.uncertainty.total, p.uncertainty.aleatoric, p.uncertainty.epistemic, p.uncertainty.voteDisagreement);
+    std::printf("  input: %s\n", p.inputDescription.c_str());
+    if (p.ood && p.ood->caution) {
+        std::printf("  CAUTION: this image is unlike the run's %s (%s score %.4g > threshold %.4g, which %.0f %% of "
+                    "them pass): the decision above may be meaningless\n",
+                    p.ood->fittedOn.c_str(), p.ood->method.c_str(), p.ood->score, p.ood->threshold, 100 * p.ood->passRate);
+    } else if (p.ood) {
+        std::printf("  familiar: like the run's %s (%s score %.4g <= threshold %.4g)\n", p.ood->fittedOn.c_str(),
+                    p.ood->method.c_str(), p.ood->score, p.ood->threshold);
+    } else {
+        std::printf("  not checked for being unlike the training data: %s\n", p.oodNote.c_str());
+    }
+}
+
+// The run's decision settings with the command line's changes.
+void applyDecisionOptions(const PredictOptions& o, Predictor& predictor)
+{
+    if (o.utilityText) {
+        predictor.setUtility(parseUtilitySpec(*o.utilityText, predictor.classNames()));
+    }
+    if (o.ruleText) {
+        const DecisionRule rule = parseDecisionRule(*o.ruleText);
         if (!decisionRuleInfo(rule).supportsDefer) {
             predictor.setDeferUtility(std::nullopt); // the run's defer utility cannot apply to this rule
         }
@@ -67,73 +119,55 @@ int runPredict(const PredictOptions& o)
     if (o.defer) {
         predictor.setDeferUtility(*o.defer);
     }
+}
+
+int runPredict(const PredictOptions& o)
+{
+    Predictor predictor(o.run, o.device);
+    for (const std::string& note : predictor.runDecisions().notes) {
+        std::cerr << "lbd predict: note: " << note << '\n';
+    }
+    if (!predictor.hasOodFit()) {
+        std::cerr << "lbd predict: note: " << predictor.oodSummary() << '\n';
+    }
+    applyDecisionOptions(o, predictor);
     if (const auto warning = decisionRuleWarning(predictor.rule(), predictor.utility())) {
         std::cerr << "lbd predict: warning: " << *warning << '\n';
+    }
+    // Checked before any image: a missing temperature.json or a per-particle rule is the
+    // command's error, not each image's.
+    std::optional<double> temperature;
+    if (o.calibrate) {
+        temperature = predictionTemperature(o.run);
+        if (!ruleTakesCalibration(predictor.rule())) {
+            throw InputError("--calibrate: the " + decisionRuleName(predictor.rule())
+                             + " rule decides from each particle, and the temperature scales pbar; use --rule expected or "
+                               "--rule argmax");
+        }
     }
     const auto& names = predictor.classNames();
     nlohmann::json out = nlohmann::json::array();
     int failures = 0;
     for (const std::string& path : o.images) {
         try {
-            const Prediction p = predictor.predictFile(path, static_cast<int>(topK));
-            if (json) {
-                nlohmann::json top = nlohmann::json::array();
-                for (const auto& [cls, probability] : p.topK) {
-                    top.push_back({{"class", cls}, {"name", names[cls]}, {"probability", probability}});
-                }
-                out.push_back({{"file", path},
-                               {"argmax", names[p.argmaxClass]},
-                               {"decision", p.deferred ? std::string("deferred") : names[p.decidedClass]},
-                               {"decision_without_defer", names[p.decidedClass]},
-                               {"decision_confidence", p.decisionConfidence},
-                               {"defer_utility", p.deferUtility ? nlohmann::json(*p.deferUtility) : nlohmann::json(nullptr)},
-                               {"deferred", p.deferred},
-                               {"rule", decisionRuleName(p.rule)},
-                               {"top", top},
-                               {"probabilities", p.meanProbabilities},
-                               {"particle_probabilities", p.particleProbabilities},
-                               {"total_uncertainty", p.uncertainty.total},
-                               {"aleatoric", p.uncertainty.aleatoric},
-                               {"epistemic", p.uncertainty.epistemic},
-                               {"vote_disagreement", p.uncertainty.voteDisagreement},
-                               {"input", p.inputDescription},
-                               {"ood", oodJson(p)}});
+            Prediction p = predictor.predictFile(path, o.topK);
+            if (temperature) {
+                p = calibratedPrediction(p, *temperature, predictor.utility(), predictor.rule(), predictor.deferUtility());
+            }
+            if (o.json) {
+                out.push_back(predictionJson(p, path, names, temperature));
             } else {
-                if (p.deferred) {
-                    std::printf("%s\n  decision (%s): deferred (confidence %.4f < r = %g; would be %s)   argmax: %s\n",
-                                path.c_str(), decisionRuleName(p.rule).c_str(), p.decisionConfidence, *p.deferUtility,
-                                names[p.decidedClass].c_str(), names[p.argmaxClass].c_str());
-                } else {
-                    std::printf("%s\n  decision (%s): %s   argmax: %s\n", path.c_str(), decisionRuleName(p.rule).c_str(),
-                                names[p.decidedClass].c_str(), names[p.argmaxClass].c_str());
-                }
-                for (const auto& [cls, probability] : p.topK) {
-                    std::printf("    %-24s %6.2f%%\n", names[cls].c_str(), 100.0 * probability);
-                }
-                std::printf("  uncertainty: total %.3f nats = aleatoric %.3f + epistemic %.3f; vote disagreement %.2f\n",
-                            p.uncertainty.total, p.uncertainty.aleatoric, p.uncertainty.epistemic, p.uncertainty.voteDisagreement);
-                std::printf("  input: %s\n", p.inputDescription.c_str());
-                if (p.ood && p.ood->caution) {
-                    std::printf("  CAUTION: this image is unlike the run's %s (%s score %.4g > threshold %.4g, which %.0f %% of "
-                                "them pass): the decision above may be meaningless\n",
-                                p.ood->fittedOn.c_str(), p.ood->method.c_str(), p.ood->score, p.ood->threshold,
-                                100 * p.ood->passRate);
-                } else if (p.ood) {
-                    std::printf("  familiar: like the run's %s (%s score %.4g <= threshold %.4g)\n", p.ood->fittedOn.c_str(),
-                                p.ood->method.c_str(), p.ood->score, p.ood->threshold);
-                } else {
-                    std::printf("  not checked for being unlike the training data: %s\n", p.oodNote.c_str());
-                }
+                printPrediction(p, path, names, temperature);
             }
         } catch (const InputError& error) {
             ++failures;
             std::cerr << "lbd predict: " << error.what() << '\n';
-            if (json) {
+            if (o.json) {
                 out.push_back({{"file", path}, {"error", error.what()}});
             }
         }
     }
-    if (json) {
+    if (o.json) {
         std::cout << out.dump(2) << '\n';
     }
     return failures > 0 ? 2 : 0;
@@ -148,6 +182,9 @@ Command addPredictCommand(CLI::App& lbd)
     c->add_option("run", o->run, "the run folder")->required()->type_name("RUN_DIR");
     c->add_option("images", o->images, "image files (PNG, JPEG, ...; any size, grey or colour)")->required()->type_name("IMAGE");
     c->add_flag("--json", o->json, "the predictions as JSON");
+    c->add_flag("--calibrate", o->calibrate,
+                "decide with calibrated probabilities, softmax(log pbar / T), T from the run's temperature.json (fitted on "
+                "the validation split by lbd eval RUN --calibrate); expected and argmax rules");
     c->add_option("--top", o->topK, "classes listed per image (1..1000)")->check(CLI::Range(1, 1000));
     c->add_option("--utility", o->utilityText, "decision utility: onehot, tail:<c> or a file (default: the run's)")
         ->type_name("onehot|tail:<c>|FILE");

@@ -1,0 +1,31 @@
+#pragma once
+// Temperature-scaled probabilities for one classified image (issue 29): `lbd predict --calibrate`
+// and the Classify page's "Calibrated" toggle. The run's temperature.json (core/eval/temperature.h,
+// T fitted on the validation split by `lbd eval --calibrate`, never on the test set) turns pbar
+// into softmax(log pbar / T) before the decision and its confidence, exactly as the Decision lab
+// and `lbd eval --calibrate` do (core/infer/runtuning.h: the calibrated pbar as one particle).
+#include "core/eval/decisionrule.h"
+#include "core/infer/prediction.h"
+#include "core/lbd/utilitymatrix.h"
+
+#include <optional>
+#include <string>
+
+namespace lbd {
+
+// `raw` re-decided on its calibrated pbar: meanProbabilities, topK (as many entries as `raw`
+// had), argmaxClass, the decision, its scores and confidence, and defer. The particles'
+// distributions and the uncertainties stay the model's own (T scales pbar, not each particle).
+// InputError for a T that is not finite and above 0, and for the mean-logit and eq7 rules, which
+// decide from each particle (one T on pbar does not describe them; use expected or argmax).
+Prediction calibratedPrediction(const Prediction& raw, double temperature, const UtilityMatrix& utility,
+                                DecisionRule rule, std::optional<double> deferUtility = std::nullopt);
+
+// Whether `rule` can decide calibrated probabilities (expected and argmax).
+bool ruleTakesCalibration(DecisionRule rule);
+
+// T of RUN_DIR/temperature.json for prediction; InputError naming the run and how to make the
+// file (`lbd eval RUN --calibrate`, on the validation split) when it has none or it is damaged.
+double predictionTemperature(const std::string& runDirectory);
+
+} // namespace lbd
