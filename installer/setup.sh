@@ -20,7 +20,7 @@ packages=(
   build-essential cmake ninja-build git pkg-config
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev
   libopencv-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libopenblas0-pthread
-  dataset-fashion-mnist xvfb xauth openbox fonts-dejavu-core help2man python3-torch
+  dataset-fashion-mnist xvfb xauth openbox fonts-dejavu-core help2man python3-torch python3-onnx
 )
 torch_args=()
 if [ -n "${TORCH_PREFIX:-}" ]; then
