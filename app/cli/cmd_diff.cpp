@@ -69,7 +69,7 @@ Command addDiffCommand(CLI::App& lbd)
     c->footer("Only what differs is printed, as 'key: value in A  ->  value in B' ('(absent)' where a run lacks the key). "
               "Environment keys come from run.json's provenance (lbd_version, git_commit, command_line, host, cpu, gpu, "
               "gpu_driver, cuda, cudnn, nccl, libtorch, data_fingerprint, device). Exit status: 0 compared (whether or not "
-              "they differ), 2 a folder is not a run.");
+              "they differ), 2 a folder is not a run or its report.json cannot be read (the message names the file and field).");
     c->add_option("run_a", o->first, "the first run folder")->required()->type_name("RUN_A");
     c->add_option("run_b", o->second, "the second run folder")->required()->type_name("RUN_B");
     c->add_flag("--json", o->json, "print the differences as JSON ({config, environment, metrics}: [{key, a, b}])");

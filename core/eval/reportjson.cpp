@@ -12,6 +12,99 @@ namespace {
 
 using nlohmann::json;
 
+// One value of a report and where it is in its file ("evaluation.per_class[3].total"): a value of
+// the wrong type is an InputError naming the file and that path, in jsonread's wording ("SOURCE:
+// field PATH must be a number (found a string)"), never nlohmann's type_error, which names neither.
+class Field {
+public:
+    Field(const json& value, std::string path, const std::string& source)
+        : m_value(value), m_path(std::move(path)), m_source(source)
+    {
+    }
+
+    // A required key of an object.
+    Field operator[](const char* key) const
+    {
+        const std::string path = m_path.empty() ? key : m_path + "." + key;
+        if (m_path.empty()) {
+            requireObject(m_value, m_source);
+        } else if (!m_value.is_object()) {
+            throwWrongJsonType(m_source, m_path, "an object", m_value);
+        }
+        const auto it = m_value.find(key);
+        if (it == m_value.end()) {
+            throw InputError(m_source + ": field " + path + " is missing");
+        }
+        return Field(*it, path, m_source);
+    }
+    // An element of an array (below size()).
+    Field operator[](size_t index) const
+    {
+        return Field(m_value.at(index), m_path + "[" + std::to_string(index) + "]", m_source);
+    }
+    bool has(const char* key) const { return m_value.is_object() && m_value.contains(key); }
+    bool isNull() const { return m_value.is_null(); }
+    size_t size() const
+    {
+        if (!m_value.is_array()) {
+            throwWrongJsonType(m_source, m_path, "a list", m_value);
+        }
+        return m_value.size();
+    }
+    double number() const
+    {
+        if (!m_value.is_number()) {
+            throwWrongJsonType(m_source, m_path, "a number", m_value);
+        }
+        return m_value.get<double>();
+    }
+    std::optional<double> nullableNumber() const { return isNull() ? std::nullopt : std::optional<double>(number()); }
+    // Counts: JSON integers in range only (jsonread's integerValue: a float is refused, not converted).
+    template <typename T = int64_t>
+    T integer() const
+    {
+        try {
+            return integerValue<T>(m_value);
+        } catch (const json::type_error&) {
+            throwWrongJsonType(m_source, m_path, "an integer", m_value);
+        }
+    }
+    std::string text() const
+    {
+        if (!m_value.is_string()) {
+            throwWrongJsonType(m_source, m_path, "a string", m_value);
+        }
+        return m_value.get<std::string>();
+    }
+    template <typename T, typename Read>
+    std::vector<T> list(Read read) const
+    {
+        std::vector<T> values;
+        values.reserve(size());
+        for (size_t i = 0; i < size(); ++i) {
+            values.push_back(read((*this)[i]));
+        }
+        return values;
+    }
+    const std::string& path() const { return m_path; }
+    const std::string& source() const { return m_source; }
+
+private:
+    const json& m_value;
+    std::string m_path;
+    const std::string& m_source;
+};
+
+double numberOf(const Field& field)
+{
+    return field.number();
+}
+
+int64_t integerOf(const Field& field)
+{
+    return field.integer();
+}
+
 // An empty group has no accuracy: null, not a 0 that reads like a failure.
 json groupJson(const GroupAccuracy& group)
 {
@@ -20,13 +113,12 @@ json groupJson(const GroupAccuracy& group)
             {"accuracy", group.total > 0 ? json(group.accuracy) : json(nullptr)}};
 }
 
-GroupAccuracy groupFrom(const json& j)
+GroupAccuracy groupFrom(const Field& j)
 {
     GroupAccuracy group;
-    group.correct = integerValue<int64_t>(j.at("correct"));
-    group.total = integerValue<int64_t>(j.at("total"));
-    const json& accuracy = j.at("accuracy");
-    group.accuracy = accuracy.is_null() ? 0.0 : accuracy.get<double>();
+    group.correct = j["correct"].integer();
+    group.total = j["total"].integer();
+    group.accuracy = j["accuracy"].nullableNumber().value_or(0.0);
     return group;
 }
 
@@ -42,14 +134,14 @@ json regionsJson(const RegionAccuracies& regions)
 }
 
 // Regions are stored in Head, Medium, Tail order; the name is for people reading the file.
-RegionAccuracies regionsFrom(const json& list, RegionScheme scheme)
+RegionAccuracies regionsFrom(const Field& list, RegionScheme scheme)
 {
     RegionAccuracies regions;
     regions.scheme = scheme;
     for (size_t r = 0; r < list.size() && r < static_cast<size_t>(kRegionCount); ++r) {
         RegionAccuracy region;
         region.region = static_cast<Region>(r);
-        region.name = list[r].at("region").get<std::string>();
+        region.name = list[r]["region"].text();
         region.counts = groupFrom(list[r]);
         regions.regions.push_back(std::move(region));
     }
@@ -64,13 +156,13 @@ json splitJson(const FhrSplit& split)
             {"rate", split.rate}};
 }
 
-FhrSplit splitFrom(const json& j)
+FhrSplit splitFrom(const Field& j)
 {
     FhrSplit split;
-    split.headClasses = integerValue<int64_t>(j.at("head_classes"));
-    split.falseHeads = integerValue<int64_t>(j.at("false_heads"));
-    split.tailImages = integerValue<int64_t>(j.at("tail_images"));
-    split.rate = j.at("rate").get<double>();
+    split.headClasses = j["head_classes"].integer();
+    split.falseHeads = j["false_heads"].integer();
+    split.tailImages = j["tail_images"].integer();
+    split.rate = j["rate"].number();
     return split;
 }
 
@@ -87,21 +179,26 @@ json calibrationJson(const CalibrationReport& calibration)
     return {{"count", calibration.count}, {"ece", calibration.ece}, {"mce", calibration.mce}, {"bins", bins}};
 }
 
-CalibrationReport calibrationFrom(const json& j)
+std::vector<CalibrationBin> binsFrom(const Field& list)
+{
+    return list.list<CalibrationBin>([](const Field& b) {
+        CalibrationBin bin;
+        bin.lower = b["lower"].number();
+        bin.upper = b["upper"].number();
+        bin.count = b["count"].integer();
+        bin.accuracy = b["accuracy"].number();
+        bin.meanConfidence = b["mean_confidence"].number();
+        return bin;
+    });
+}
+
+CalibrationReport calibrationFrom(const Field& j)
 {
     CalibrationReport calibration;
-    calibration.count = integerValue<int64_t>(j.at("count"));
-    calibration.ece = j.at("ece").get<double>();
-    calibration.mce = j.at("mce").get<double>();
-    for (const auto& b : j.at("bins")) {
-        CalibrationBin bin;
-        bin.lower = b.at("lower").get<double>();
-        bin.upper = b.at("upper").get<double>();
-        bin.count = integerValue<int64_t>(b.at("count"));
-        bin.accuracy = b.at("accuracy").get<double>();
-        bin.meanConfidence = b.at("mean_confidence").get<double>();
-        calibration.bins.push_back(bin);
-    }
+    calibration.count = j["count"].integer();
+    calibration.ece = j["ece"].number();
+    calibration.mce = j["mce"].number();
+    calibration.bins = binsFrom(j["bins"]);
     return calibration;
 }
 
@@ -115,18 +212,18 @@ json riskCoverageJson(const RiskCoverageCurve& curve, ReportDetail detail)
     return j;
 }
 
-RiskCoverageCurve riskCoverageFrom(const json& j)
+RiskCoverageCurve riskCoverageFrom(const Field& j)
 {
     RiskCoverageCurve curve;
-    curve.count = integerValue<int64_t>(j.at("count"));
-    curve.aurc = j.at("aurc").get<double>();
-    if (j.contains("coverage")) {
-        curve.coverage = j.at("coverage").get<std::vector<double>>();
-        curve.risk = j.at("risk").get<std::vector<double>>();
+    curve.count = j["count"].integer();
+    curve.aurc = j["aurc"].number();
+    if (j.has("coverage")) {
+        curve.coverage = j["coverage"].list<double>(numberOf);
+        curve.risk = j["risk"].list<double>(numberOf);
     }
     if (curve.coverage.size() != curve.risk.size()) {
-        throw InputError("risk-coverage curve: " + std::to_string(curve.coverage.size()) + " coverages but "
-                         + std::to_string(curve.risk.size()) + " risks");
+        throw InputError(j.source() + ": field " + j.path() + " has " + std::to_string(curve.coverage.size())
+                         + " coverages but " + std::to_string(curve.risk.size()) + " risks");
     }
     return curve;
 }
@@ -136,10 +233,6 @@ json optionalJson(const std::optional<double>& value)
     return value ? json(*value) : json(nullptr);
 }
 
-std::optional<double> optionalFrom(const json& j)
-{
-    return j.is_null() ? std::nullopt : std::optional<double>(j.get<double>());
-}
 
 json calibrationMetricsJson(const CalibrationMetrics& m)
 {
@@ -153,17 +246,17 @@ json calibrationMetricsJson(const CalibrationMetrics& m)
                               {"seed", m.bootstrapSeed}}}};
 }
 
-CalibrationMetrics calibrationMetricsFrom(const json& j)
+CalibrationMetrics calibrationMetricsFrom(const Field& j)
 {
     CalibrationMetrics m;
-    m.brier = j.at("brier").get<double>();
-    m.classwiseEce = j.at("classwise_ece").get<double>();
-    m.adaptiveEce = j.at("adaptive_ece").get<double>();
-    const json& interval = j.at("ece_interval");
-    m.eceLow = interval.at("low").get<double>();
-    m.eceHigh = interval.at("high").get<double>();
-    m.bootstrapResamples = integerValue<int64_t>(interval.at("resamples"));
-    m.bootstrapSeed = interval.at("seed").get<uint64_t>();
+    m.brier = j["brier"].number();
+    m.classwiseEce = j["classwise_ece"].number();
+    m.adaptiveEce = j["adaptive_ece"].number();
+    const Field interval = j["ece_interval"];
+    m.eceLow = interval["low"].number();
+    m.eceHigh = interval["high"].number();
+    m.bootstrapResamples = interval["resamples"].integer();
+    m.bootstrapSeed = interval["seed"].integer<uint64_t>();
     return m;
 }
 
@@ -259,123 +352,138 @@ namespace {
 // The sections added since the first reports (the calibration metrics, the temperature and the
 // uncalibrated summary of issue 29, the published code's metrics of issue 27): absent in older
 // reports, which then read without them.
-void readLaterSections(const json& j, EvaluationReport& report)
+void readLaterSections(const Field& j, EvaluationReport& report)
 {
-    // The three below are absent in reports written before them (issue 29).
-    if (j.contains("calibration_metrics")) {
-        report.calibrationMetrics = calibrationMetricsFrom(j.at("calibration_metrics"));
+    if (j.has("calibration_metrics")) {
+        report.calibrationMetrics = calibrationMetricsFrom(j["calibration_metrics"]);
     }
-    if (j.contains("temperature")) {
-        report.temperature = j.at("temperature").at("value").get<double>();
+    if (j.has("temperature")) {
+        report.temperature = j["temperature"]["value"].number();
     }
-    if (j.contains("uncalibrated")) {
-        const json& u = j.at("uncalibrated");
+    if (j.has("uncalibrated")) {
+        const Field u = j["uncalibrated"];
         UncalibratedSummary summary;
-        summary.accuracy = u.at("accuracy").get<double>();
-        summary.nll = u.at("nll").get<double>();
-        summary.ece = u.at("ece").get<double>();
-        summary.mce = u.at("mce").get<double>();
-        if (u.contains("calibration_metrics")) {
-            summary.metrics = calibrationMetricsFrom(u.at("calibration_metrics"));
+        summary.accuracy = u["accuracy"].number();
+        summary.nll = u["nll"].number();
+        summary.ece = u["ece"].number();
+        summary.mce = u["mce"].number();
+        if (u.has("calibration_metrics")) {
+            summary.metrics = calibrationMetricsFrom(u["calibration_metrics"]);
         }
         report.uncalibrated = summary;
     }
-    if (j.contains("published")) { // absent in reports written before the published metrics
-        const json& p = j.at("published");
+    if (j.has("published")) {
+        const Field p = j["published"];
         PublishedMetrics published;
-        published.accuracy = p.at("accuracy").get<double>();
-        published.ece = p.at("ece").get<double>();
-        published.auroc = optionalFrom(p.at("auroc"));
-        published.unbinned = integerValue<int64_t>(p.at("unbinned"));
-        published.bins = calibrationFrom({{"count", 0}, {"ece", 0.0}, {"mce", 0.0}, {"bins", p.at("bins")}}).bins;
+        published.accuracy = p["accuracy"].number();
+        published.ece = p["ece"].number();
+        published.auroc = p["auroc"].nullableNumber();
+        published.unbinned = p["unbinned"].integer();
+        published.bins = binsFrom(p["bins"]);
         report.published = published;
+    }
+    if (j.has("risk_coverage")) { // absent in reports written before the defer option
+        report.riskCoverage = riskCoverageFrom(j["risk_coverage"]["all"]);
+        report.riskCoverageTail = riskCoverageFrom(j["risk_coverage"]["tail"]);
+    }
+    if (j.has("defer")) {
+        const Field d = j["defer"];
+        DeferReport defer;
+        defer.deferUtility = d["utility"].number();
+        defer.deferred = d["deferred"].integer();
+        defer.decided = d["decided"].integer();
+        defer.coverage = d["coverage"].number();
+        defer.selective = groupFrom(d["selective_accuracy"]);
+        defer.selectiveRegions = regionsFrom(d["selective_regions"], RegionScheme::ThirdsByIndex);
+        report.defer = defer;
+    }
+}
+
+void readFhr(const Field& fhr, EvaluationReport& report)
+{
+    report.fhrCurve = fhr["curve"].list<FhrSplit>(splitFrom);
+    report.fhrPoints = fhr["points"].list<FhrPoint>([](const Field& entry) {
+        FhrPoint point;
+        point.ratio = entry["ratio"].number();
+        point.split = splitFrom(entry);
+        return point;
+    });
+    report.fhrConvention = fhr["convention"].text();
+    // Reports written before the two means were named apart: recompute them.
+    if (fhr.has("curve_mean")) {
+        report.fhrCurveMean = fhr["curve_mean"].number();
+        report.fhrPointsMean = fhr["points_mean"].number();
+    } else {
+        for (const auto& split : report.fhrCurve) {
+            report.fhrCurveMean += split.rate / static_cast<double>(report.fhrCurve.size());
+        }
+        for (const auto& point : report.fhrPoints) {
+            report.fhrPointsMean += point.split.rate / static_cast<double>(report.fhrPoints.size());
+        }
+    }
+}
+
+void readCalibration(const Field& j, EvaluationReport& report)
+{
+    report.calibration = calibrationFrom(j["calibration"]);
+    const Field byRegion = j["calibration_by_region"];
+    for (size_t r = 0; r < byRegion.size() && r < static_cast<size_t>(kRegionCount); ++r) {
+        RegionCalibration region;
+        region.region = static_cast<Region>(r);
+        region.name = byRegion[r]["region"].text();
+        region.calibration = calibrationFrom(byRegion[r]);
+        report.regionCalibration.push_back(std::move(region));
+    }
+    report.aurocConfidence = j["auroc"]["confidence"].nullableNumber();
+    report.aurocNegativeEntropy = j["auroc"]["negative_entropy"].nullableNumber();
+}
+
+void readResults(const Field& j, EvaluationReport& report)
+{
+    report.classCount = j["classes"].integer();
+    report.imageCount = j["images"].integer();
+    report.particleCount = j["particles"].integer();
+    report.overall = groupFrom(j["accuracy"]);
+    report.regionsThirds = regionsFrom(j["regions"]["thirds"], RegionScheme::ThirdsByIndex);
+    report.regionsCounts = regionsFrom(j["regions"]["counts"], RegionScheme::ByTrainCount);
+    report.perClass = j["per_class"].list<GroupAccuracy>(groupFrom);
+    report.confusion = j["confusion"].list<std::vector<int64_t>>([](const Field& row) { return row.list<int64_t>(integerOf); });
+    readFhr(j["fhr"], report);
+    readCalibration(j, report);
+    report.nll = j["nll"].number();
+    report.meanUtility = j["mean_utility"].number();
+    readLaterSections(j, report);
+    if (j.has("warnings")) {
+        report.warnings = j["warnings"].list<std::string>([](const Field& warning) { return warning.text(); });
+    } else {
+        report.warnings = degeneracyWarnings(report); // a report from before the flags existed
     }
 }
 
 } // namespace
 
-EvaluationReport reportFromJson(const nlohmann::json& j, const std::string& source)
+EvaluationReport reportFromJson(const nlohmann::json& json, const std::string& source, const std::string& field)
 {
+    const Field j(json, field, source);
     EvaluationReport report;
+    const Field rule = j["rule"];
     try {
-        report.rule = parseDecisionRule(j.at("rule").get<std::string>());
-        report.classCount = integerValue<int64_t>(j.at("classes"));
-        report.imageCount = integerValue<int64_t>(j.at("images"));
-        report.particleCount = integerValue<int64_t>(j.at("particles"));
-        report.overall = groupFrom(j.at("accuracy"));
-        report.regionsThirds = regionsFrom(j.at("regions").at("thirds"), RegionScheme::ThirdsByIndex);
-        report.regionsCounts = regionsFrom(j.at("regions").at("counts"), RegionScheme::ByTrainCount);
-        for (const auto& group : j.at("per_class")) {
-            report.perClass.push_back(groupFrom(group));
-        }
-        report.confusion.clear();
-        for (const auto& row : j.at("confusion")) {
-            report.confusion.push_back(integerVector<int64_t>(row));
-        }
-
-        const json& fhr = j.at("fhr");
-        for (const auto& split : fhr.at("curve")) {
-            report.fhrCurve.push_back(splitFrom(split));
-        }
-        for (const auto& entry : fhr.at("points")) {
-            FhrPoint point;
-            point.ratio = entry.at("ratio").get<double>();
-            point.split = splitFrom(entry);
-            report.fhrPoints.push_back(point);
-        }
-        report.fhrConvention = fhr.at("convention").get<std::string>();
-        // Reports written before the two means were named apart: recompute them.
-        if (fhr.contains("curve_mean")) {
-            report.fhrCurveMean = fhr.at("curve_mean").get<double>();
-            report.fhrPointsMean = fhr.at("points_mean").get<double>();
-        } else {
-            for (const auto& split : report.fhrCurve) {
-                report.fhrCurveMean += split.rate / static_cast<double>(report.fhrCurve.size());
-            }
-            for (const auto& point : report.fhrPoints) {
-                report.fhrPointsMean += point.split.rate / static_cast<double>(report.fhrPoints.size());
-            }
-        }
-
-        report.calibration = calibrationFrom(j.at("calibration"));
-        const json& byRegion = j.at("calibration_by_region");
-        for (size_t r = 0; r < byRegion.size() && r < static_cast<size_t>(kRegionCount); ++r) {
-            RegionCalibration region;
-            region.region = static_cast<Region>(r);
-            region.name = byRegion[r].at("region").get<std::string>();
-            region.calibration = calibrationFrom(byRegion[r]);
-            report.regionCalibration.push_back(std::move(region));
-        }
-        report.aurocConfidence = optionalFrom(j.at("auroc").at("confidence"));
-        report.aurocNegativeEntropy = optionalFrom(j.at("auroc").at("negative_entropy"));
-        report.nll = j.at("nll").get<double>();
-        report.meanUtility = j.at("mean_utility").get<double>();
-        readLaterSections(j, report);
-        if (j.contains("risk_coverage")) { // absent in reports written before the defer option
-            report.riskCoverage = riskCoverageFrom(j.at("risk_coverage").at("all"));
-            report.riskCoverageTail = riskCoverageFrom(j.at("risk_coverage").at("tail"));
-        }
-        if (j.contains("defer")) {
-            const json& d = j.at("defer");
-            DeferReport defer;
-            defer.deferUtility = d.at("utility").get<double>();
-            defer.deferred = integerValue<int64_t>(d.at("deferred"));
-            defer.decided = integerValue<int64_t>(d.at("decided"));
-            defer.coverage = d.at("coverage").get<double>();
-            defer.selective = groupFrom(d.at("selective_accuracy"));
-            defer.selectiveRegions = regionsFrom(d.at("selective_regions"), RegionScheme::ThirdsByIndex);
-            report.defer = defer;
-        }
-        if (j.contains("warnings")) {
-            report.warnings = j.at("warnings").get<std::vector<std::string>>();
-        } else {
-            report.warnings = degeneracyWarnings(report); // a report from before the flags existed
-        }
+        report.rule = parseDecisionRule(rule.text());
+    } catch (const InputError& error) {
+        throw InputError(source + ": field " + rule.path() + ": " + error.what());
+    }
+    try {
+        readResults(j, report);
     } catch (const nlohmann::json::exception& error) {
-        // nlohmann's messages name the key ("key 'nll' not found") or the type problem.
+        // Every read above is typed; this only keeps a library exception from leaving unnamed.
         throw InputError(source + ": not a valid evaluation report: " + error.what());
     }
     return report;
+}
+
+EvaluationReport reportFromFile(const nlohmann::json& file, const std::string& path)
+{
+    return reportFromJson(requiredField(file, "evaluation", path), path, "evaluation");
 }
 
 void to_json(nlohmann::json& json, const EvaluationReport& report)

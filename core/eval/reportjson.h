@@ -13,8 +13,14 @@ namespace lbd {
 enum class ReportDetail { Full, Summary };
 
 nlohmann::json reportToJson(const EvaluationReport& report, ReportDetail detail = ReportDetail::Full);
-// Throws InputError naming the missing or malformed key; `source` names the file.
-EvaluationReport reportFromJson(const nlohmann::json& json, const std::string& source = "evaluation report");
+// Throws InputError naming the file (`source`) and the path of the missing or malformed field
+// ("RUN/report.json: field evaluation.accuracy.total must be an integer (found a string)"), never
+// the JSON library's exception. `field` is where `json` sits in its file ("evaluation"; empty: the top).
+EvaluationReport reportFromJson(const nlohmann::json& json, const std::string& source = "evaluation report",
+                                const std::string& field = {});
+// A report.json as a whole: its "evaluation" object, read as above (the file must be an object
+// holding one: "PATH: field evaluation is missing").
+EvaluationReport reportFromFile(const nlohmann::json& file, const std::string& path);
 
 // For nlohmann's `json j = report;` / `j.get<EvaluationReport>()`.
 void to_json(nlohmann::json& json, const EvaluationReport& report);

@@ -78,11 +78,7 @@ void ReusableRuns::indexRun(const std::string& runDirectory)
         // A finished run whose report cannot be read would be copied in and counted as nothing:
         // it is passed over, and said so, so that the study trains it again.
         const std::string reportPath = folder.path(RunFolder::kReport);
-        const json report = readJsonFile(reportPath);
-        if (!report.is_object() || !report.contains("evaluation")) {
-            throw InputError(reportPath + ": no \"evaluation\" object");
-        }
-        reportFromJson(report.at("evaluation"), reportPath);
+        reportFromFile(readJsonFile(reportPath), reportPath);
     } catch (const std::exception& error) {
         m_passedOver.push_back(runDirectory + ": not reused (" + error.what() + ")");
         return;

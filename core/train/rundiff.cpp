@@ -1,5 +1,6 @@
 #include "core/train/rundiff.h"
 
+#include "core/eval/reportjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runprovenance.h"
 #include "core/train/runsummary.h"
@@ -146,6 +147,11 @@ RunDifferences diffRuns(const std::string& firstRun, const std::string& secondRu
         }
         if (!folder.exists(RunFolder::kConfig) && !folder.exists(RunFolder::kManifest)) {
             throw InputError(run + ": not a run folder (neither config.json nor run.json is there)");
+        }
+        // A report that is there but cannot be read is an error naming the file and field, not
+        // metrics shown as absent (issue 30: nothing silently replaced).
+        if (folder.exists(RunFolder::kReport)) {
+            reportFromFile(folder.readJson(RunFolder::kReport), folder.path(RunFolder::kReport));
         }
     }
     RunDifferences out;

@@ -37,7 +37,8 @@ struct RunDifferences {
     std::vector<RunDifference> metrics;
 };
 
-// InputError naming the folder when either is not a run folder (no config.json or run.json).
+// InputError naming the folder when either is not a run folder (no config.json or run.json), and
+// naming the file and field when a run's report.json is there but cannot be read.
 RunDifferences diffRuns(const std::string& firstRun, const std::string& secondRun);
 
 } // namespace lbd

@@ -140,7 +140,7 @@ void readReport(const RunFolder& folder, RunSummary& summary)
     }
     try {
         const nlohmann::json json = folder.readJson(RunFolder::kReport);
-        const EvaluationReport report = reportFromJson(json.at("evaluation"), folder.path(RunFolder::kReport));
+        const EvaluationReport report = reportFromFile(json, folder.path(RunFolder::kReport));
         summary.accuracy = report.overall.accuracy;
         if (report.regionsThirds.regions.size() == 3) {
             // A region without test images has no accuracy (not 0 %, which would read as a failure).

@@ -15,6 +15,12 @@ std::string foundType(const nlohmann::json& value)
 
 } // namespace
 
+void throwWrongJsonType(const std::string& source, const std::string& key, const std::string& what,
+                        const nlohmann::json& found)
+{
+    throw InputError(source + ": field " + key + " must be " + what + " (found " + foundType(found) + ")");
+}
+
 void requireObject(const nlohmann::json& object, const std::string& source)
 {
     if (!object.is_object()) {

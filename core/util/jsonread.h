@@ -58,6 +58,10 @@ std::vector<T> integerVector(const nlohmann::json& value)
 // a string)", never nlohmann's raw type_error (which `lbd` would report as exit 1 without the file).
 std::string textField(const nlohmann::json& object, const char* key, const std::string& source, std::string fallback = {});
 int64_t integerField(const nlohmann::json& object, const char* key, const std::string& source, int64_t fallback = 0);
+// Throws InputError "SOURCE: field KEY must be WHAT (found a string)": the one wording of the typed
+// errors, for readers that walk a file themselves (report.json names paths like per_class[3].total).
+[[noreturn]] void throwWrongJsonType(const std::string& source, const std::string& key, const std::string& what,
+                                     const nlohmann::json& found);
 // `object` itself must be a JSON object: InputError "SOURCE: must be a JSON object (found an array)".
 void requireObject(const nlohmann::json& object, const std::string& source);
 // Required fields, typed the same way ("SOURCE: field image.channels is missing" / "... must be an

@@ -445,6 +445,15 @@ def round_two_cases(fx, case):
             edit(manifest)
             write_json(os.path.join(folder, "run.json"), manifest)
         case(number, what, [lbd, "eval", folder], {2}, ["run.json", "field " + field], prepare=damage)
+    typed_report = fx.copy_run(fx.run, "typed-r3e")
+
+    def damage_report():
+        report = json.load(open(os.path.join(typed_report, "report.json")))
+        report["evaluation"]["accuracy"]["accuracy"] = "high"
+        write_json(os.path.join(typed_report, "report.json"), report)
+    case("r3e", "report.json with evaluation.accuracy.accuracy a string (diff)", [lbd, "diff", typed_report, fx.other_run],
+         {2}, ["report.json", "field evaluation.accuracy.accuracy must be a number (found a string)"],
+         prepare=damage_report)
     # Class 4: the command line holds to the file formats' limits.
     case("r4a", "study --seeds 0,0", [lbd, "study", "methods", "--quick", "--seeds", "0,0", "--out", p("r4a")], {2},
          ["seed 0 twice"], [lambda: no_path(p("r4a"))])
