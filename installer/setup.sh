@@ -21,6 +21,7 @@ packages=(
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev
   libopencv-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libopenblas0-pthread
   dataset-fashion-mnist xvfb xauth openbox fonts-dejavu-core help2man python3-torch python3-onnx
+  python3-torchvision # the torchvision parity test of --init-from (tests/core/test_pretrainedload.cpp)
 )
 torch_args=()
 if [ -n "${TORCH_PREFIX:-}" ]; then

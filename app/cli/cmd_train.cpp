@@ -200,6 +200,9 @@ int runTrain(TrainOptions& o)
         directory = prepareResume(o);
     } else {
         config = trainConfigFromJson(configJson(o), o.config.empty() ? "preset" : o.config);
+        if (!config.model.initFrom.empty()) { // recorded absolute: config.json reruns from anywhere
+            config.model.initFrom = std::filesystem::absolute(config.model.initFrom).lexically_normal().string();
+        }
         if (o.config.empty()) {
             useOwnDataAsGiven(o, config);
         }
@@ -338,6 +341,7 @@ Command addTrainCommand(CLI::App& lbd)
     const std::string model = "Model and objective";
     f.add(*c, "--arch", "model.arch")->group(model);
     f.add(*c, "--particles", "model.particles")->group(model);
+    f.add(*c, "--init-from", "model.init_from")->group(model)->type_name("FILE");
     o->baseline = c->add_option("--baseline", o->baselineName,
                                 "a method of the paper's comparisons: sets its switches and particle count, keeps the rest")
                       ->group(model);

@@ -21,6 +21,10 @@ struct ModelSpec {
     int64_t numClasses = 10;
     double cosineScale = 30.0;      // s in logits = s * cos(feature, class weight)
     int64_t inputSize = 32;         // side of the square input images, in pixels
+    // model.init_from: the weights training starts from (empty: random initialisation); a
+    // torchvision ResNet-50 state dict or an earlier run's weights.pt (pretrainedload.h). Read
+    // once when a run starts; a resumed or reopened run has its own weights.
+    std::string initFrom;
 
     // Throws InputError naming the first bad field ("model.particles must be >= 1, got 0").
     void validate() const;

@@ -69,6 +69,10 @@ public:
         return {torch::stack(logits), torch::stack(features)};
     }
 
+    // Which stages are per particle (pretrainedload.cpp copies a single network's weights of
+    // those stages into every particle).
+    const ResNetLayout& layout() const { return m_layout; }
+
 private:
     // Registers stage `stage` as "layer<stage+1>" and returns its output channels.
     int64_t makeLayer(size_t stage, int64_t inPlanes)

@@ -303,6 +303,13 @@ void addAugmentAndModelFields(std::vector<ConfigField>& f)
                       [](C& c) -> auto& { return c.model.particles; }));
     f.push_back(value("model.scale", "s of the cosine classifier (logits = s cos); also the LDAM margins' unit",
                       [](C& c) -> auto& { return c.model.cosineScale; }));
+    // Written only when set: the config.json of every run from scratch stays as it was.
+    f.push_back(when(value("model.init_from",
+                           "start from these weights, not a random initialisation: a torchvision ResNet-50 state dict "
+                           "(resnet50: stem and every particle's branch loaded, fc replaced) or an earlier run's weights.pt "
+                           "or folder (empty: random)",
+                           [](C& c) -> auto& { return c.model.initFrom; }),
+                     [](const C& c) { return !c.model.initFrom.empty(); }));
 }
 
 void addObjectiveFields(std::vector<ConfigField>& f)

@@ -17,6 +17,7 @@
 #include "core/lbd/utilitymatrix.h"
 #include "core/lbd/utilitysetting.h"
 #include "core/model/modelfactory.h"
+#include "core/model/pretrainedload.h"
 #include "core/train/checkpoint.h"
 #include "core/train/configjson.h"
 #include "core/train/divergencemonitor.h"
@@ -140,6 +141,9 @@ void TrainingSession::State::buildModelAndObjective()
         torch::manual_seed(config.train.seed);
         model = makeParticleModel(modelSpec);
     }
+    if (!resume && !modelSpec.initFrom.empty()) {
+        loadInitialModelWeights();
+    }
     model->to(device);
     model->train();
     std::vector<torch::Tensor> parameters;
@@ -150,6 +154,21 @@ void TrainingSession::State::buildModelAndObjective()
                                           config.optimizer.weightDecay, config.train.channelsLast && device.is_cuda());
     objective = std::make_unique<LbdObjective>(objectiveSpec, data.trainCounts, device);
     divergence = std::make_unique<DivergenceMonitor>(objectiveSpec, objective->utilityActive(), dataset.classCount());
+}
+
+// model.init_from, into the freshly built model on the CPU (a resumed run has its checkpoint).
+void TrainingSession::State::loadInitialModelWeights()
+{
+    InitialWeightsReport report;
+    try {
+        report = loadInitialWeights(modelSpec.initFrom, *model, data.dataset.classNames);
+    } catch (const InputError& error) {
+        throw InputError(std::string("model.init_from: ") + error.what());
+    }
+    message("model.init_from: " + report.file + ": " + report.kind);
+    for (const std::string& line : report.lines) {
+        message("model.init_from: " + line);
+    }
 }
 
 void TrainingSession::State::openOrStartFolder()

@@ -92,6 +92,7 @@ struct TrainingSession::State {
     void prepareDevice();
     void loadData();
     void buildModelAndObjective();
+    void loadInitialModelWeights(); // model.init_from
     void openOrStartFolder();
     void buildBatchesAndStep();
     void synchronizeRanks();

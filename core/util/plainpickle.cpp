@@ -92,6 +92,89 @@ void PickleValue::insert(std::string key, PickleValue value)
     m_entries.emplace_back(std::move(key), std::move(value));
 }
 
+const char* PickleValue::kindName(Kind kind)
+{
+    switch (kind) {
+    case Kind::None: return "None";
+    case Kind::Bool: return "bool";
+    case Kind::Int: return "int";
+    case Kind::Float: return "float";
+    case Kind::String: return "str";
+    case Kind::List: return "list";
+    case Kind::Tuple: return "tuple";
+    case Kind::Dict: return "dict";
+    case Kind::Tensor: return "tensor";
+    }
+    return "?";
+}
+
+namespace {
+
+void expectKind(PickleValue::Kind actual, std::initializer_list<PickleValue::Kind> wanted)
+{
+    for (const auto kind : wanted) {
+        if (kind == actual) {
+            return;
+        }
+    }
+    throw std::invalid_argument(std::string("expected ") + PickleValue::kindName(*wanted.begin()) + ", got "
+                                + PickleValue::kindName(actual));
+}
+
+} // namespace
+
+bool PickleValue::asBool() const
+{
+    expectKind(m_kind, {Kind::Bool});
+    return m_bool;
+}
+
+int64_t PickleValue::asInt() const
+{
+    expectKind(m_kind, {Kind::Int});
+    return m_int;
+}
+
+double PickleValue::asFloat() const
+{
+    expectKind(m_kind, {Kind::Float, Kind::Int});
+    return m_kind == Kind::Int ? static_cast<double>(m_int) : m_float;
+}
+
+const std::string& PickleValue::asString() const
+{
+    expectKind(m_kind, {Kind::String});
+    return m_string;
+}
+
+const std::vector<PickleValue>& PickleValue::items() const
+{
+    expectKind(m_kind, {Kind::List, Kind::Tuple});
+    return m_items;
+}
+
+const PickleValue::Entries& PickleValue::entries() const
+{
+    expectKind(m_kind, {Kind::Dict});
+    return m_entries;
+}
+
+const PickledTensor& PickleValue::asTensor() const
+{
+    expectKind(m_kind, {Kind::Tensor});
+    return *m_tensor;
+}
+
+const PickleValue* PickleValue::find(const std::string& key) const
+{
+    for (const auto& [name, value] : entries()) {
+        if (name == key) {
+            return &value;
+        }
+    }
+    return nullptr;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 // The opcodes of pickle protocol 2 that we write (CPython's Lib/pickle.py names).

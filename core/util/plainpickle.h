@@ -51,6 +51,18 @@ public:
     static PickleValue tensor(PickledTensor tensor);
 
     Kind kind() const { return m_kind; }
+    static const char* kindName(Kind kind); // "int", "dict", ... (Python's names)
+
+    // Reading a tree (picklereader.h): each throws std::invalid_argument naming both kinds when
+    // the value is of another kind. asFloat() also reads an int.
+    bool asBool() const;
+    int64_t asInt() const;
+    double asFloat() const;
+    const std::string& asString() const;
+    const std::vector<PickleValue>& items() const; // list or tuple
+    const Entries& entries() const;                // dict, in the file's order
+    const PickledTensor& asTensor() const;
+    const PickleValue* find(const std::string& key) const; // dict entry, nullptr if absent
 
     // Appends an entry to a dict (std::logic_error for any other kind).
     void insert(std::string key, PickleValue value);

@@ -8,6 +8,7 @@
 
 #include <torch/torch.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,30 @@ public:
 
 private:
     std::vector<torch::Tensor> m_storages;
+};
+
+// A torch.save file read with our own unpickler (picklereader.h): Python's
+// torch.save(model.state_dict()) of PyTorch 1.13 and 2.x (zip format), which torch::pickle_load
+// reads as None, and every file TorchSaveArchive writes. Tensors stay references until asked for.
+class TorchSaveReader {
+public:
+    // Throws InputError naming the file and `what` it should be (as readTorchSaveFile).
+    TorchSaveReader(const std::string& path, const std::string& what, int64_t maxBytes);
+    ~TorchSaveReader();
+    TorchSaveReader(const TorchSaveReader&) = delete;
+    TorchSaveReader& operator=(const TorchSaveReader&) = delete;
+
+    const PickleValue& root() const { return m_root; }
+    // A CPU tensor with its own memory, checked against its storage's bytes (InputError naming
+    // the file and `name`, the key it is read for, when the view runs outside its storage).
+    torch::Tensor tensor(const PickledTensor& reference, const std::string& name) const;
+
+private:
+    std::string m_path;
+    std::string m_what;
+    PickleValue m_root;
+    struct Zip;
+    std::unique_ptr<Zip> m_zip;
 };
 
 // Tensor files a run keeps (test / validation probabilities, weights): far above a 1000-class

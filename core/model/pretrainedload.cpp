@@ -1,0 +1,367 @@
+#include "core/model/pretrainedload.h"
+
+#include "core/model/modelfactory.h"
+#include "core/model/particleresnet50.h"
+#include "core/util/error.h"
+#include "core/util/torchsavearchive.h"
+
+#include <filesystem>
+#include <optional>
+#include <regex>
+#include <set>
+
+namespace lbd {
+namespace {
+
+// Far above ResNet-50's 100 MB (a ResNet-152 is 240 MB): a larger file is not a network we load.
+constexpr int64_t kMaxInitFileBytes = int64_t(2) << 30;
+
+std::string shapeText(const std::vector<int64_t>& sizes)
+{
+    std::string text = "[";
+    for (size_t d = 0; d < sizes.size(); ++d) {
+        text += (d ? ", " : "") + std::to_string(sizes[d]);
+    }
+    return text + "]";
+}
+
+bool endsWith(const std::string& text, const std::string& tail)
+{
+    return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// What a file holds, as read: the tensors under their names, and an LBD run's metadata.
+struct Source {
+    std::string file;
+    bool torchvision = false;
+    std::vector<std::pair<std::string, PickledTensor>> tensors; // in the file's order
+    std::string arch;                                          // LBD runs only
+    int64_t particles = 0;
+    std::vector<std::string> classNames;
+
+    const PickledTensor* find(const std::string& key) const
+    {
+        for (const auto& [name, tensor] : tensors) {
+            if (name == key) {
+                return &tensor;
+            }
+        }
+        return nullptr;
+    }
+};
+
+std::string resolveFile(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        // A run folder (core/train/runfolder.h names the file; the model layer only reads it).
+        const std::string weights = (std::filesystem::path(path) / "weights.pt").string();
+        if (!std::filesystem::is_regular_file(weights, ec)) {
+            throw InputError(path + ": a folder without weights.pt (not a finished LBD run?)");
+        }
+        return weights;
+    }
+    return path;
+}
+
+std::vector<std::pair<std::string, PickledTensor>> tensorsOf(const PickleValue& dict, const std::string& file)
+{
+    std::vector<std::pair<std::string, PickledTensor>> tensors;
+    for (const auto& [name, value] : dict.entries()) {
+        if (value.kind() != PickleValue::Kind::Tensor) {
+            throw InputError(file + ": " + name + " is a " + PickleValue::kindName(value.kind()) + ", not a tensor (not a state dict)");
+        }
+        tensors.emplace_back(name, value.asTensor());
+    }
+    // DataParallel saves every key under "module.": one network all the same.
+    const bool wrapped = !tensors.empty() && std::all_of(tensors.begin(), tensors.end(), [](const auto& t) {
+        return t.first.rfind("module.", 0) == 0;
+    });
+    if (wrapped) {
+        for (auto& t : tensors) {
+            t.first.erase(0, 7);
+        }
+    }
+    return tensors;
+}
+
+Source readSource(const TorchSaveReader& reader, const std::string& file)
+{
+    Source source;
+    source.file = file;
+    const PickleValue& root = reader.root();
+    try {
+        if (root.kind() != PickleValue::Kind::Dict) {
+            throw InputError(file + ": holds a " + std::string(PickleValue::kindName(root.kind())) + ", not a state dict");
+        }
+        const PickleValue* nested = root.find("state_dict");
+        if (nested && root.find("arch")) { // weights.pt of an LBD run (core/train/pythonexport.h)
+            source.tensors = tensorsOf(*nested, file);
+            source.arch = root.find("arch")->asString();
+            source.particles = root.find("particles") ? root.find("particles")->asInt() : 0;
+            if (const PickleValue* names = root.find("class_names")) {
+                for (const auto& name : names->items()) {
+                    source.classNames.push_back(name.asString());
+                }
+            }
+            return source;
+        }
+        source.tensors = tensorsOf(nested ? *nested : root, file);
+    } catch (const std::invalid_argument& error) {
+        throw InputError(file + ": not a state dict (" + error.what() + ")");
+    }
+    source.torchvision = source.find("layer1.0.conv1.weight") || source.find("fc.weight");
+    if (!source.torchvision && !source.find("head.weight")) {
+        throw InputError(file + ": neither a torchvision ResNet state dict (conv1.weight, layer1.0.conv1.weight, ..., fc.weight) "
+                         "nor an LBD run's weights (head.weight)");
+    }
+    return source;
+}
+
+// The torchvision name of an LBD ResNet-50 key: layer3.1.conv2.conv.weight <- layer3.1.conv2.weight,
+// layer3.1.conv2.bn.running_var <- layer3.1.bn2.running_var, ...downsample.conv.weight <-
+// ...downsample.0.weight, ...downsample.bn.bias <- ...downsample.1.bias. Empty for the classifier.
+std::string torchvisionKey(const std::string& key)
+{
+    if (key.rfind("head.", 0) == 0) {
+        return {};
+    }
+    static const std::regex block(R"(^(layer\d+\.\d+)\.(conv([123])|downsample)\.(conv|bn)\.(\w+)$)");
+    std::smatch m;
+    if (!std::regex_match(key, m, block)) {
+        return key; // conv1.weight, bn1.*
+    }
+    const bool conv = m[4] == "conv";
+    if (m[2] == "downsample") {
+        return m[1].str() + ".downsample." + (conv ? "0." : "1.") + m[5].str();
+    }
+    return m[1].str() + "." + (conv ? "conv" : "bn") + m[3].str() + "." + m[5].str();
+}
+
+// How one file tensor becomes one model tensor.
+enum class Fit { Same, Tiled, ChannelsSummed, ChannelsRepeated };
+
+struct Planned {
+    std::string key;       // the model's
+    std::string sourceKey; // the file's
+    Fit fit = Fit::Same;
+    torch::Tensor target;
+};
+
+// Nothing when the shapes do not fit.
+std::optional<Fit> fitOf(const std::vector<int64_t>& from, const torch::Tensor& target, const std::string& key, bool perParticle,
+          int64_t particles)
+{
+    const std::vector<int64_t> to = target.sizes().vec();
+    if (from == to) {
+        return Fit::Same;
+    }
+    if (perParticle && particles > 1 && !from.empty() && from.size() == to.size() && to[0] == particles * from[0]
+        && std::equal(from.begin() + 1, from.end(), to.begin() + 1)) {
+        return Fit::Tiled;
+    }
+    if (key == "conv1.weight" && from.size() == 4 && to.size() == 4 && from[0] == to[0] && from[2] == to[2] && from[3] == to[3]) {
+        if (from[1] == 3 && to[1] == 1) {
+            return Fit::ChannelsSummed;
+        }
+        if (from[1] == 1 && to[1] == 3) {
+            return Fit::ChannelsRepeated;
+        }
+    }
+    return std::nullopt;
+}
+
+// The per-particle stage names of a ResNet-50 ("layer3.", "layer4.").
+std::vector<std::string> particleStages(ParticleModelImpl& model)
+{
+    auto* resnet = dynamic_cast<ParticleResNetImpl<ParticleBottleneck>*>(&model);
+    if (!resnet) {
+        return {};
+    }
+    std::vector<std::string> stages;
+    for (size_t s = resnet->layout().firstParticleStage; s < resnet->layout().blocks.size(); ++s) {
+        stages.push_back("layer" + std::to_string(s + 1) + ".");
+    }
+    return stages;
+}
+
+void checkLbdRun(const Source& source, const ModelSpec& spec)
+{
+    if (!source.arch.empty() && source.arch != spec.arch) {
+        throw InputError(source.file + ": weights of an LBD " + source.arch + " run; model.arch is " + spec.arch
+                         + " (set model.arch to " + source.arch + " to fine-tune them)");
+    }
+    if (source.particles > 0 && source.particles != spec.particles) {
+        throw InputError(source.file + ": weights of an LBD run with " + std::to_string(source.particles)
+                         + " particles; model.particles is " + std::to_string(spec.particles) + " (set it to "
+                         + std::to_string(source.particles) + " to fine-tune them)");
+    }
+}
+
+// Every model key's source and fit, and the file's keys nothing reads; throws on the first problem.
+std::vector<Planned> plan(const Source& source, ParticleModelImpl& model, std::set<std::string>& used)
+{
+    const std::vector<std::string> stages = particleStages(model);
+    std::vector<Planned> planned;
+    std::vector<std::pair<std::string, torch::Tensor>> targets;
+    for (const auto& p : model.named_parameters()) {
+        targets.emplace_back(p.key(), p.value());
+    }
+    for (const auto& b : model.named_buffers()) {
+        targets.emplace_back(b.key(), b.value());
+    }
+    for (const auto& [key, target] : targets) {
+        const std::string sourceKey = source.torchvision ? torchvisionKey(key) : key;
+        if (key.rfind("head.", 0) == 0) {
+            continue; // the classifier: loadInitialWeights decides
+        }
+        const bool perParticle = source.torchvision
+            && std::any_of(stages.begin(), stages.end(), [&](const std::string& s) { return key.rfind(s, 0) == 0; });
+        // A per-particle tensor is stated per particle: the shape the file would need.
+        std::vector<int64_t> wanted = target.sizes().vec();
+        if (perParticle && !wanted.empty()) {
+            wanted[0] /= model.particleCount();
+        }
+        const std::string needs = shapeText(wanted) + (perParticle ? " (per particle)" : "");
+        const PickledTensor* tensor = source.find(sourceKey);
+        if (!tensor) {
+            if (endsWith(key, "num_batches_tracked")) {
+                continue; // only used with momentum None, which we never use
+            }
+            throw InputError(source.file + ": key " + sourceKey + " is missing (the model's " + key + " needs " + needs + ")");
+        }
+        const std::optional<Fit> fit = fitOf(tensor->sizes, target, key, perParticle, model.particleCount());
+        if (!fit) {
+            throw InputError(source.file + ": key " + sourceKey + " has shape " + shapeText(tensor->sizes) + " in the file, the model's "
+                             + key + " needs " + needs);
+        }
+        Planned p{key, sourceKey, *fit, target};
+        used.insert(sourceKey);
+        planned.push_back(std::move(p));
+    }
+    for (const auto& [name, tensor] : source.tensors) {
+        const bool ignorable = source.torchvision ? (name.rfind("fc.", 0) == 0 || endsWith(name, "num_batches_tracked"))
+                                                  : name.rfind("head.", 0) == 0;
+        if (!used.count(name) && !ignorable) {
+            throw InputError(source.file + ": key " + name + " " + shapeText(tensor.sizes) + " has no place in the model ("
+                             + model.spec().arch + (source.torchvision ? ": not a torchvision ResNet-50?" : "") + ")");
+        }
+    }
+    return planned;
+}
+
+void copyPlanned(const TorchSaveReader& reader, const Source& source, const std::vector<Planned>& planned, int64_t particles)
+{
+    torch::NoGradGuard noGrad;
+    for (const Planned& p : planned) {
+        torch::Tensor value = reader.tensor(*source.find(p.sourceKey), p.sourceKey);
+        switch (p.fit) {
+        case Fit::Same: break;
+        case Fit::Tiled: {
+            std::vector<int64_t> repeats(static_cast<size_t>(value.dim()), 1);
+            repeats[0] = particles;
+            value = value.repeat(repeats);
+            break;
+        }
+        case Fit::ChannelsSummed: value = value.sum(1, true); break;
+        case Fit::ChannelsRepeated: value = value.repeat({1, 3, 1, 1}) / 3.0; break;
+        }
+        auto target = p.target;
+        target.copy_(value.to(target.dtype()));
+    }
+}
+
+bool sameClasses(const Source& source, const std::vector<std::string>& classNames, const torch::Tensor& head)
+{
+    const PickledTensor* weight = source.find("head.weight");
+    return weight && weight->sizes == head.sizes().vec() && !classNames.empty() && source.classNames == classNames;
+}
+
+void describe(InitialWeightsReport& report, const Source& source, const std::vector<Planned>& planned, ParticleModelImpl& model)
+{
+    const std::string m = std::to_string(model.particleCount());
+    int64_t shared = 0, tiled = 0;
+    for (const Planned& p : planned) {
+        (p.fit == Fit::Tiled ? tiled : shared) += 1;
+        if (p.fit == Fit::ChannelsSummed) {
+            report.lines.push_back("conv1.weight: the file's 3 input channels summed into the model's 1 (grey images), the usual "
+                                   "practice");
+        } else if (p.fit == Fit::ChannelsRepeated) {
+            report.lines.push_back("conv1.weight: the file's 1 input channel repeated over the model's 3, divided by 3");
+        }
+    }
+    if (source.torchvision) {
+        const std::vector<std::string> stages = particleStages(model);
+        std::string names;
+        for (const auto& s : stages) {
+            names += (names.empty() ? "" : ", ") + s.substr(0, s.size() - 1);
+        }
+        report.lines.push_back(std::to_string(shared) + " tensors into the shared stem and trunk (conv1, bn1 and the stages "
+                               "before " + (stages.empty() ? "the particles" : stages.front().substr(0, stages.front().size() - 1)) + ")");
+        report.lines.push_back(std::to_string(tiled) + " tensors of " + names + " copied into each of the " + m + " particles");
+        const PickledTensor* fc = source.find("fc.weight");
+        report.lines.push_back(std::string(fc ? "fc.weight " + shapeText(fc->sizes) + " and fc.bias" : "fc (absent)")
+                               + " not loaded: replaced by the cosine classifier head.weight "
+                               + shapeText(model.classifierWeights().sizes().vec()) + ", randomly initialised");
+    } else {
+        report.lines.push_back(std::to_string(shared) + " tensors loaded, every layer below the classifier");
+    }
+}
+
+InitialWeightsReport apply(const std::string& path, ParticleModelImpl& model, const std::vector<std::string>& classNames, bool copy)
+{
+    const std::string file = resolveFile(path);
+    const TorchSaveReader reader(file, "a state dict (torch.save of a model's state_dict(), or an LBD run's weights.pt)",
+                                 kMaxInitFileBytes);
+    const Source source = readSource(reader, file);
+    const ModelSpec& spec = model.spec();
+    InitialWeightsReport report;
+    report.file = file;
+    if (source.torchvision) {
+        if (spec.arch != "resnet50") {
+            throw InputError(file + ": a torchvision ResNet state dict loads into model.arch resnet50 only (model.arch is "
+                             + spec.arch + ")");
+        }
+        report.kind = "a torchvision ResNet-50 state dict (" + std::to_string(source.tensors.size()) + " keys)";
+    } else {
+        checkLbdRun(source, spec);
+        report.kind = "an LBD run's weights (" + (source.arch.empty() ? spec.arch : source.arch) + ", "
+                      + std::to_string(source.classNames.size()) + " classes)";
+    }
+    std::set<std::string> used;
+    const std::vector<Planned> planned = plan(source, model, used);
+    const bool keepHead = !source.torchvision && sameClasses(source, classNames, model.classifierWeights());
+    if (copy) {
+        copyPlanned(reader, source, planned, model.particleCount());
+        if (keepHead) {
+            torch::NoGradGuard noGrad;
+            auto head = model.classifierWeights();
+            head.copy_(reader.tensor(*source.find("head.weight"), "head.weight"));
+        }
+    }
+    describe(report, source, planned, model);
+    if (!source.torchvision) {
+        report.lines.push_back(keepHead ? "head.weight loaded too: the file's classes are this data's"
+                                        : "head.weight re-initialised: the file's " + std::to_string(source.classNames.size())
+                                              + " classes are not this data's " + std::to_string(classNames.size()));
+    }
+    report.tensorsLoaded = static_cast<int64_t>(planned.size()) + (keepHead ? 1 : 0);
+    return report;
+}
+
+} // namespace
+
+InitialWeightsReport loadInitialWeights(const std::string& path, ParticleModelImpl& model,
+                                        const std::vector<std::string>& classNames)
+{
+    return apply(path, model, classNames, true);
+}
+
+InitialWeightsReport checkInitialWeights(const std::string& path, const ModelSpec& spec,
+                                         const std::vector<std::string>& classNames)
+{
+    ParticleModel model = makeParticleModel(spec);
+    return apply(path, *model, classNames, false);
+}
+
+} // namespace lbd
