@@ -66,9 +66,11 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     m_baseline->addItem(tr("(keep settings)"), QString());
     for (lbd::Baseline b : lbd::allBaselines()) {
         m_baseline->addItem(QString::fromStdString(lbd::baselineTitle(b)), QString::fromStdString(lbd::baselineName(b)));
+        m_baseline->setItemData(m_baseline->count() - 1, QString::fromStdString(lbd::baselineDescription(b)), Qt::ToolTipRole);
     }
-    m_baseline->setToolTip(tr("Load the objective of a method the paper compares with (same engine): LBD, CE, CB loss, "
-                              "LDAM-DRW, a plain ensemble."));
+    m_baseline->setToolTip(tr("Load the objective of a method to compare with (same engine): LBD, CE, CB loss, LDAM-DRW, "
+                              "a plain ensemble, the logit-adjusted loss (Menon et al., ICLR 2021) or Balanced Softmax "
+                              "(Ren et al., NeurIPS 2020)."));
 
     m_discrepancy = new QComboBox(this);
     m_discrepancy->setObjectName(QStringLiteral("discrepancy"));
@@ -106,6 +108,15 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     m_margins->setToolTip(tr("Subtract s m_y from the true-class logit while training, m_c proportional to n_c^(-1/4): "
                              "rare classes get larger margins (used by the published code)."));
     m_maxMargin = number(this, 0.01, 2, 2, tr("Margin of the rarest class (published code: 0.5)."), QStringLiteral("maxMargin"));
+    m_logitAdjustment = new QCheckBox(tr("Logit adjustment"), this);
+    m_logitAdjustment->setObjectName(QStringLiteral("logitAdjustment"));
+    m_logitAdjustment->setToolTip(tr("Logit-adjusted loss (Menon et al., ICLR 2021): the losses see z_k + tau log pi_k, pi "
+                                     "the training class priors, so rare classes must win by a margin. At tau = 1 it is "
+                                     "Balanced Softmax (Ren et al., NeurIPS 2020). Training only: predictions use the plain "
+                                     "logits."));
+    m_logitTau = number(this, 0.0, lbd::kMaxLogitAdjustTau, 2,
+                        tr("tau of the logit adjustment, 0 to 10 (Menon et al.: 1; 0 is plain cross-entropy)."),
+                        QStringLiteral("logitAdjustTau"));
 
     m_utilityTerm = new QCheckBox(tr("Utility term"), this);
     m_utilityTerm->setObjectName(QStringLiteral("utilityTerm"));
@@ -171,6 +182,10 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     marginRow->addWidget(m_margins);
     marginRow->addWidget(new QLabel(tr("max"), this));
     marginRow->addWidget(m_maxMargin);
+    auto* logitRow = new QHBoxLayout;
+    logitRow->addWidget(m_logitAdjustment);
+    logitRow->addWidget(new QLabel(tr("tau"), this));
+    logitRow->addWidget(m_logitTau);
     auto* utilityRow = new QHBoxLayout;
     utilityRow->addWidget(m_utilityTerm);
     utilityRow->addWidget(new QLabel(tr("alpha"), this));
@@ -207,6 +222,7 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     form->addRow(m_weights);
     form->addRow(tr("DRW epoch"), m_drwEpoch);
     form->addRow(marginRow);
+    form->addRow(logitRow);
     form->addRow(repulsiveRow);
     form->addRow(tr("Training utility"), presetRow);
     form->addRow(QString(), m_utilityMatrixRow);
@@ -225,13 +241,13 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     for (QComboBox* box : {m_arch, m_discrepancy, m_utilityPreset, m_utilityForm}) {
         connect(box, &QComboBox::currentIndexChanged, this, edited);
     }
-    for (QDoubleSpinBox* box : {m_beta, m_gamma, m_maxMargin, m_alpha, m_tau, m_tailPenalty}) {
+    for (QDoubleSpinBox* box : {m_beta, m_gamma, m_maxMargin, m_logitTau, m_alpha, m_tau, m_tailPenalty}) {
         connect(box, &QDoubleSpinBox::valueChanged, this, edited);
     }
     for (QSpinBox* box : {m_particles, m_drwEpoch}) {
         connect(box, &QSpinBox::valueChanged, this, edited);
     }
-    for (QCheckBox* box : {m_ratioAsLinear, m_margins, m_utilityTerm, m_repulsive}) {
+    for (QCheckBox* box : {m_ratioAsLinear, m_margins, m_logitAdjustment, m_utilityTerm, m_repulsive}) {
         connect(box, &QCheckBox::toggled, this, edited);
     }
     connect(m_baseline, &QComboBox::activated, this, &ObjectiveSection::applyBaseline);
@@ -260,6 +276,8 @@ void ObjectiveSection::load(const lbd::TrainConfig& config)
     m_drwEpoch->setValue(o.drwEpoch);
     m_margins->setChecked(o.ldamMargins);
     m_maxMargin->setValue(o.maxMargin);
+    m_logitAdjustment->setChecked(o.logitAdjustment);
+    m_logitTau->setValue(o.logitAdjustTau);
     m_utilityTerm->setChecked(o.utilityTerm);
     m_alpha->setValue(o.alpha);
     m_repulsive->setChecked(o.repulsive);
@@ -297,6 +315,8 @@ void ObjectiveSection::apply(lbd::TrainConfig& config) const
     o.drwEpoch = m_drwEpoch->value();
     o.ldamMargins = m_margins->isChecked();
     o.maxMargin = m_maxMargin->value();
+    o.logitAdjustment = m_logitAdjustment->isChecked();
+    o.logitAdjustTau = m_logitTau->value();
     o.utilityTerm = m_utilityTerm->isChecked();
     o.alpha = m_alpha->value();
     o.repulsive = m_repulsive->isChecked();
@@ -414,6 +434,7 @@ void ObjectiveSection::updateEnabled()
     m_beta->setEnabled(kind == lbd::DiscrepancyKind::EffectiveNumber);
     m_gamma->setEnabled(kind == lbd::DiscrepancyKind::Power);
     m_maxMargin->setEnabled(m_margins->isChecked());
+    m_logitTau->setEnabled(m_logitAdjustment->isChecked());
     m_alpha->setEnabled(m_utilityTerm->isChecked());
     m_repulsive->setEnabled(m_particles->value() > 1);
     m_tau->setEnabled(m_repulsive->isChecked() && m_particles->value() > 1);

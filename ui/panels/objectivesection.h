@@ -1,7 +1,7 @@
 #pragma once
 // The model and objective part of the experiment panel: architecture, particle count M, the
 // baseline presets, the discrepancy ratio (formula + live class-weight plot), alpha, tau, DRW,
-// LDAM margins, repulsion, and the TRAINING utility (one-hot, tail-sensitive c, or the Utility
+// LDAM margins, the logit adjustment, repulsion, and the TRAINING utility (one-hot, tail-sensitive c, or the Utility
 // page's matrix copied by value) with its form and alpha, warning inline when that combination is
 // known to be unstable. How the run decides is the shared decision setting, not part of this section.
 #include <QWidget>
@@ -64,6 +64,8 @@ private:
     QCheckBox* m_ratioAsLinear = nullptr; // objective.ratio_scale as-linear
     QCheckBox* m_margins = nullptr;
     QDoubleSpinBox* m_maxMargin = nullptr;
+    QCheckBox* m_logitAdjustment = nullptr; // objective.logit_adjustment (training only)
+    QDoubleSpinBox* m_logitTau = nullptr;
     QCheckBox* m_utilityTerm = nullptr;
     QDoubleSpinBox* m_alpha = nullptr;
     QCheckBox* m_repulsive = nullptr;
