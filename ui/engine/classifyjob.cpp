@@ -1,5 +1,6 @@
 #include "ui/engine/classifyjob.h"
 
+#include "core/infer/calibratedprediction.h"
 #include "core/infer/predictor.h"
 #include "datasets/common/pngchunks.h"
 
@@ -52,6 +53,11 @@ ClassifyResult runClassifyJob(const ClassifyJob& job)
         } else {
             const std::vector<uint8_t> bytes(job.encoded.begin(), job.encoded.end());
             result.prediction = predictor.predictBytes(bytes, job.source.toStdString(), job.classes);
+        }
+        if (job.temperature) {
+            result.prediction = lbd::calibratedPrediction(result.prediction, *job.temperature, predictor.utility(), job.rule,
+                                                          job.deferUtility);
+            result.temperature = job.temperature;
         }
         result.ok = true;
         if (job.needThumbnail) {

@@ -28,6 +28,8 @@ struct ClassifyJob {
     std::optional<lbd::UtilityMatrix> utility; // nothing: the predictor's current (the run's) matrix
     lbd::DecisionRule rule = lbd::kDefaultDecisionRule;
     std::optional<double> deferUtility;
+    // Calibrated: pbar = softmax(log pbar / T) before the decision (core/infer/calibratedprediction.h).
+    std::optional<double> temperature;
     QString source;      // a file, or the label of `encoded`
     QByteArray encoded;  // PNG bytes of a pasted image (empty for files)
     bool needThumbnail = false;
@@ -37,6 +39,7 @@ struct ClassifyJob {
 struct ClassifyResult {
     bool ok = false;
     lbd::Prediction prediction;
+    std::optional<double> temperature; // the T the prediction was calibrated with
     QString error;
     QImage thumbnail;
 };

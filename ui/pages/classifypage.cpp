@@ -3,6 +3,7 @@
 
 #include "core/infer/predictor.h"
 #include "ui/engine/classifyjob.h"
+#include "ui/pages/classifycalibration.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
 #include "ui/widgets/emptystate.h"
@@ -60,6 +61,7 @@ ClassifyPage::ClassifyPage(UtilityDocument* document, QWidget* parent) : QWidget
     // stroke in the editor, a spin of r); isBusy() counts the wait.
     for (auto signal : {&UtilityDocument::matrixChanged, &UtilityDocument::ruleChanged, &UtilityDocument::deferUtilityChanged}) {
         connect(m_document, signal, this, [this] {
+            m_calibration->setRule(rule()); // before deciding: the toggle only calibrates expected and argmax
             if (m_predictor && !m_entries.empty()) {
                 m_redecideTimer->start();
             }
@@ -99,6 +101,14 @@ void ClassifyPage::buildUi()
     // page's): changing them here changes them there, and the other way round.
     m_controls = new DecisionControls(m_document, DecisionControls::Layout::Row, this);
     m_controls->ruleBox()->setObjectName(QStringLiteral("classifyRule"));
+    m_calibration = new ClassifyCalibration(this);
+    m_calibration->setRule(rule());
+    connect(m_calibration, &QCheckBox::toggled, this, [this] {
+        if (m_predictor && !m_entries.empty()) {
+            submitAll(false);
+        }
+        updateStatus();
+    });
     m_topK = new QSpinBox(this);
     m_topK->setObjectName(QStringLiteral("topK"));
     m_topK->setRange(1, 1000);
@@ -116,6 +126,7 @@ void ClassifyPage::buildUi()
     bar->addWidget(clear);
     bar->addSpacing(12);
     bar->addWidget(m_controls);
+    bar->addWidget(m_calibration);
     bar->addWidget(new QLabel(tr("Top k"), this));
     bar->addWidget(m_topK);
     bar->addStretch();
@@ -193,6 +204,7 @@ void ClassifyPage::setRun(const QString& runDirectory)
     m_predictor.reset();
     m_loadError.clear();
     m_header.setRun(runDirectory);
+    m_calibration->setRun(runDirectory);
     m_stack->setCurrentIndex(1);
     const std::string directory = runDirectory.toStdString();
     // Queued behind the classifications still running with the previous run's predictor; their
@@ -311,33 +323,6 @@ void ClassifyPage::classifyImage(const QImage& image, const QString& label)
     addEntry(std::move(entry));
 }
 
-void ClassifyPage::pasteFromClipboard()
-{
-    const QMimeData* mime = QGuiApplication::clipboard()->mimeData();
-    if (mime != nullptr && !classifyMime(mime, tr("pasted image %1")) && mime->urls().isEmpty()) {
-        m_status->setText(tr("<b style='color:#b00020'>The clipboard holds no image and no image files.</b>"));
-    }
-}
-
-bool ClassifyPage::classifyMime(const QMimeData* mime, const QString& imageLabel)
-{
-    QStringList files;
-    QStringList remote;
-    for (const QUrl& url : mime->urls()) {
-        url.isLocalFile() ? files << url.toLocalFile() : remote << url.toString();
-    }
-    if (!files.isEmpty()) {
-        classifyFiles(files);
-    } else if (mime->hasImage()) {
-        classifyImage(qvariant_cast<QImage>(mime->imageData()), imageLabel.arg(++m_pasted));
-    }
-    if (!remote.isEmpty()) {
-        m_status->setText(tr("<b style='color:#b00020'>Only local files can be classified; not downloaded: %1</b>")
-                              .arg(remote.join(QStringLiteral(", ")).toHtmlEscaped()));
-    }
-    return !files.isEmpty() || mime->hasImage();
-}
-
 void ClassifyPage::clearEntries()
 {
     m_requests.clear(); // results still on their way are dropped
@@ -396,6 +381,7 @@ void ClassifyPage::submit(int index)
     job.utility = decisionMatrix();
     job.rule = rule();
     job.deferUtility = m_document->effectiveDeferUtility();
+    job.temperature = m_calibration->temperature();
     job.source = entry.source;
     job.encoded = entry.encoded;
     job.needThumbnail = entry.thumbnail.isNull();
@@ -417,6 +403,7 @@ void ClassifyPage::onClassified(int index, const ClassifyResult& result)
     if (result.ok) {
         entry.state = EntryState::Done;
         entry.prediction = result.prediction;
+        entry.temperature = result.temperature;
         entry.hasPrediction = true;
         entry.error.clear();
         if (!result.thumbnail.isNull()) {
@@ -468,8 +455,9 @@ void ClassifyPage::updateListItem(int index)
     case EntryState::Done: {
         const lbd::Prediction& p = entry.prediction;
         text += p.deferred ? tr("\n  deferred (confidence %1 < r = %2)").arg(p.decisionConfidence, 0, 'f', 2).arg(*p.deferUtility)
-                           : tr("\n  %1 (pbar %2)")
-                                 .arg(m_runClassNames.value(int(p.decidedClass)))
+                           : tr("\n  %1 (%2 %3)")
+                                 .arg(m_runClassNames.value(int(p.decidedClass)),
+                                      entry.temperature ? tr("calibrated pbar") : tr("pbar"))
                                  .arg(p.meanProbabilities[size_t(p.argmaxClass)], 0, 'f', 2);
         if (p.ood && p.ood->caution) {
             text += tr("\n  caution: unlike the training images");
@@ -539,6 +527,7 @@ void ClassifyPage::updateStatus()
     }
     decisions.running = runningCount();
     decisions.notes = m_runNotes;
+    decisions.temperature = m_calibration->temperature();
     m_status->setText(m_header.loadedHtml(decisions));
 }
 
@@ -567,33 +556,6 @@ void ClassifyPage::showCurrent()
     m_result->showPrediction(entry.prediction,
                              {entry.displayName, entry.source, m_runClassNames, matrixDescription(), m_topK->value()},
                              entry.thumbnail);
-}
-
-void ClassifyPage::openFiles()
-{
-    const QStringList files = QFileDialog::getOpenFileNames(
-        this, tr("Classify images"), QDir::homePath(),
-        tr("Images (*.png *.jpg *.jpeg *.bmp *.gif *.tif *.tiff *.webp *.pgm *.ppm);;All files (*)"));
-    if (!files.isEmpty()) {
-        classifyFiles(files);
-    }
-}
-
-// ---- Drag and drop --------------------------------------------------------------------------
-
-void ClassifyPage::dragEnterEvent(QDragEnterEvent* event) { dragMoveEvent(event); }
-
-void ClassifyPage::dragMoveEvent(QDragMoveEvent* event)
-{
-    if (event->mimeData()->hasUrls() || event->mimeData()->hasImage()) {
-        event->acceptProposedAction();
-    }
-}
-
-void ClassifyPage::dropEvent(QDropEvent* event)
-{
-    classifyMime(event->mimeData(), tr("dropped image %1"));
-    event->acceptProposedAction();
 }
 
 } // namespace lbd::ui

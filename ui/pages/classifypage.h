@@ -38,6 +38,7 @@ class Predictor;
 
 namespace lbd::ui {
 
+class ClassifyCalibration;
 class DecisionControls;
 class PredictionView;
 class UtilityDocument;
@@ -55,6 +56,7 @@ public:
         EntryState state = EntryState::Waiting;
         bool hasPrediction = false;
         lbd::Prediction prediction;
+        std::optional<double> temperature; // the T `prediction` was calibrated with
         QString error; // names the file
         QImage thumbnail;
     };
@@ -91,6 +93,8 @@ public:
     lbd::DecisionRule rule() const;
     void setRule(lbd::DecisionRule rule);
     DecisionControls* decisionControls() const { return m_controls; }
+    // The "Calibrated (T = ...)" toggle: the run's temperature.json applied before deciding.
+    ClassifyCalibration* calibrationToggle() const { return m_calibration; }
     // True when decisions use the shared document's matrix (its class count matches the run's).
     bool usesDocumentMatrix() const;
 
@@ -163,6 +167,7 @@ private:
     QLabel* m_emptyState = nullptr;
     QLabel* m_status = nullptr;
     DecisionControls* m_controls = nullptr;
+    ClassifyCalibration* m_calibration = nullptr;
     QSpinBox* m_topK = nullptr;
     QListWidget* m_list = nullptr;
     QStackedWidget* m_detailStack = nullptr;

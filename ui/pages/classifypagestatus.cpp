@@ -53,6 +53,9 @@ QString ClassifyPageStatus::loadedHtml(const Decisions& d) const
                        .arg(d.particles)
                        .arg(d.classes)
                        .arg(d.matrix, d.ruleTitle, d.defer ? tr(", deferring below r = %1").arg(*d.defer) : QString());
+    if (d.temperature) {
+        text += tr(" Probabilities calibrated: softmax(log pbar / T), T = %1 (fitted on validation).").arg(*d.temperature, 0, 'f', 2);
+    }
     text += d.matrixRemark;
     if (d.running > 0) {
         text += tr(" Classifying %n image(s)...", nullptr, d.running);

@@ -25,6 +25,7 @@ public:
         QString matrixRemark;   // a sentence about the Utility page's matrix, or empty
         int running = 0;        // images being classified
         QStringList notes;      // the run's notes
+        std::optional<double> temperature; // calibrated probabilities with this T (the run's temperature.json)
     };
 
     // Reads the run folder's state (a few small JSON files: fine on the GUI thread). Keeps the
