@@ -6,6 +6,7 @@ weights and predictions that reproduce ``lbd predict``.
     p = run.predict(images)                      # [M, N, C]: every particle's probabilities
     pbar = p.mean(0)                             # the ensemble's mean, as `lbd predict` ranks
     test = lbd_studio.load_probabilities("runs/my-run/test_probabilities.pt")
+    d = lbd_studio.decide(test["probabilities"], "tail:2", "expected", defer=0.5)  # as `lbd eval`
 
 Pure PyTorch (1.13 or 2.x); PIL is needed only to predict image files. The models mirror
 core/model/ of LBD Studio: the M particles run fused, as grouped convolutions over M channel
@@ -22,7 +23,8 @@ import torch.nn.functional as F
 from torch import nn
 
 __all__ = ["load_run", "load_probabilities", "build_model", "preprocess", "Run",
-           "ParticleResNet", "ParticleSmallCnn", "CosineClassifier"]
+           "ParticleResNet", "ParticleSmallCnn", "CosineClassifier",
+           "decide", "decision_scores", "utility_matrix", "RULES", "DEFERRED"]
 
 
 def _torch_load(path):
@@ -399,3 +401,92 @@ def load_probabilities(path):
     if not isinstance(data, dict) or "probabilities" not in data:
         raise ValueError(f"{path}: not a probabilities file of LBD Studio (no 'probabilities')")
     return data
+
+
+# ---- decisions (core/eval/decisions.*, lbd-math.md section 5) -----------------------------------
+
+RULES = ("expected", "argmax", "mean-logit", "eq7")
+DEFERRED = -1  # the decision that stands for "defer" (refer the image to a person)
+
+
+def utility_matrix(spec, classes):
+    """The utility matrix U [C, C] (rows: true class, columns: decision; classes in the run's
+    head-to-tail order) of the spec texts lbd reads: "onehot" (the identity) or "tail:<c>" (1 on the
+    diagonal, -c where the decision is more head-ward than the truth, d < t). float64."""
+    spec = str(spec)
+    u = torch.eye(int(classes), dtype=torch.float64)
+    if spec == "onehot":
+        return u
+    if spec.startswith("tail:"):
+        penalty = float(spec[len("tail:"):])
+        if not 0 <= penalty <= 1e6:
+            raise ValueError(f"utility '{spec}': the tail penalty must be in 0..1e6")
+        return u - penalty * torch.ones_like(u).tril(-1)
+    raise ValueError(f"utility '{spec}': give 'onehot', 'tail:<c>' or a matrix (prior:<tau> needs the training "
+                     f"counts: build it as diag(1 / pi^tau) yourself)")
+
+
+def _particle_probabilities(p):
+    """p as float32/float64 [M, N, C] (a [N, C] tensor is one particle), as lbd checks it."""
+    p = torch.as_tensor(p)
+    if p.dim() == 2:
+        p = p.unsqueeze(0)
+    if p.dim() != 3 or p.size(0) == 0:
+        raise ValueError(f"particle probabilities must be [particles, images, classes], got shape {tuple(p.shape)}")
+    if not p.is_floating_point():
+        raise ValueError("particle probabilities must be floating point")
+    if p.dtype not in (torch.float32, torch.float64):
+        p = p.to(torch.float32)  # as lbd: the log of half-precision probabilities loses the tail
+    return p
+
+
+def _rule_name(rule):
+    rule = "eq7" if rule == "lbd" else str(rule)  # run folders from before lbd's rule registry
+    if rule not in RULES:
+        raise ValueError(f"decision rule '{rule}' is not known (use expected, argmax, mean-logit or eq7)")
+    return rule
+
+
+def decision_scores(p, U=None, rule="expected"):
+    """Scores [N, C] whose argmax is the decision, exactly as lbd computes them (same dtype, same
+    operations): expected EU(d) = sum_t pbar(t) U[t, d]; argmax pbar; mean-logit
+    L = (1/M) sum_j log p_j; eq7 sum_k U[d, k] L_k. U: None (one-hot), a spec text (utility_matrix)
+    or a [C, C] matrix; ignored by argmax and mean-logit."""
+    p = _particle_probabilities(p)
+    rule = _rule_name(rule)
+    if rule == "argmax":
+        return p.mean(0)
+    smallest = torch.finfo(p.dtype).tiny  # only an exact zero is lifted: 0 * log 0 stays finite
+    if rule == "mean-logit":
+        return p.clamp_min(smallest).log().mean(0)
+    classes = p.size(2)
+    if U is None:
+        U = "onehot"
+    u = utility_matrix(U, classes) if isinstance(U, str) else torch.as_tensor(U, dtype=torch.float64)
+    if tuple(u.shape) != (classes, classes):
+        raise ValueError(f"utility matrix is {tuple(u.shape)} but the probabilities have {classes} classes")
+    u = u.to(p.dtype)
+    if rule == "eq7":
+        return torch.matmul(p.clamp_min(smallest).log().mean(0), u.t())
+    return torch.matmul(p.mean(0), u)
+
+
+def decide(p, U=None, rule="expected", defer=None):
+    """lbd's decisions (`lbd eval`, `lbd predict`, the GUI): int64 [N] class indices, DEFERRED (-1)
+    where the image is deferred. p: every particle's probabilities [M, N, C] (Run.predict, or
+    load_probabilities(...)["probabilities"]). U, rule: see decision_scores. defer: the defer
+    utility r (expected and argmax only): an image is deferred when its best score is below r.
+    Ties go to the first class, as in lbd."""
+    rule = _rule_name(rule)
+    scores = decision_scores(p, U, rule)
+    index = scores.argmax(1)
+    if defer is None:
+        return index
+    r = float(defer)
+    if not abs(r) <= 1e6:  # also refuses NaN
+        raise ValueError(f"defer utility must be a number between -1e6 and 1e6, got {defer}")
+    if rule not in ("expected", "argmax"):
+        raise ValueError(f"the {rule} rule does not score decisions by expected utility, so it has no defer option "
+                         f"(use expected or argmax)")
+    best = scores.gather(1, index.unsqueeze(1)).squeeze(1)
+    return torch.where(best < r, torch.full_like(index, DEFERRED), index)

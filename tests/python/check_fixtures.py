@@ -4,7 +4,8 @@
       with the default torch.load(path) and with torch.load(path, weights_only=True), and hold
       what they should;
   (b) lbd_studio builds the model from weights.pt (every state_dict key matched);
-  (c) load_run(RUN).predict(images) reproduces `lbd predict`'s particle_probabilities to 1e-5.
+  (c) load_run(RUN).predict(images) reproduces `lbd predict`'s particle_probabilities to 1e-5;
+  (d) lbd_studio.decide() gives `lbd eval`'s and `lbd predict`'s decisions under every rule.
 
 Exits 1 when a check fails. Needs no `lbd`: the fixtures can be copied to another machine.
 
@@ -109,7 +110,48 @@ def check_fixture(folder, lbd_studio):
     expect(exported_difference <= TOLERANCE, "exported.pt predicts otherwise than weights.pt")
     probabilities = lbd_studio.load_probabilities(os.path.join(run, "test_probabilities.pt"))
     expect(probabilities["probabilities"].dim() == 3, "load_probabilities: not [M, N, C]")
+    check_decisions(run, expected, lbd_studio)
     return difference
+
+
+def check_decisions(run, expected, lbd_studio):
+    """(d): lbd_studio.decide() against `lbd eval` (confusion matrix of the undeferred decisions on
+    the cached test probabilities, deferred count and correct decisions among the decided) and
+    `lbd predict` (the decision of every image), for each rule and defer utility of the fixture.
+    Returns the number of cases checked."""
+    cases = expected.get("decisions", [])
+    if not cases:
+        return 0
+    test = lbd_studio.load_probabilities(os.path.join(run, "test_probabilities.pt"))
+    p, labels, names = test["probabilities"], test["labels"].tolist(), list(test["class_names"])
+    classes = p.size(2)
+    for case in cases:
+        what = f"decide(rule={case['rule']}, U={case['utility']}, defer={case['defer']})"
+        decided = lbd_studio.decide(p, case["utility"], case["rule"], case["defer"]).tolist()
+        undeferred = lbd_studio.decide(p, case["utility"], case["rule"]).tolist()
+        confusion = [[0] * classes for _ in range(classes)]
+        for t, k in zip(labels, undeferred):
+            confusion[t][k] += 1
+        expect(confusion == case["confusion"], f"{what}: confusion {confusion} != lbd eval's {case['confusion']}")
+        if case["defer"] is not None:
+            report = case["defer_report"]
+            deferred = sum(1 for k in decided if k == lbd_studio.DEFERRED)
+            correct = sum(1 for t, k in zip(labels, decided) if k == t)
+            expect(deferred == report["deferred"], f"{what}: {deferred} deferred, lbd eval {report['deferred']}")
+            expect(correct == report["selective_accuracy"]["correct"],
+                   f"{what}: {correct} correct among the decided, lbd eval {report['selective_accuracy']['correct']}")
+        else:
+            expect(decided == undeferred, f"{what}: deferred without a defer utility")
+        # lbd predict's own probabilities ([N, M, C] in its JSON) and its decision of each image.
+        per_image = torch.tensor(case["predict_particle_probabilities"], dtype=torch.float32).transpose(0, 1)
+        ours = ["deferred" if k == lbd_studio.DEFERRED else names[k]
+                for k in lbd_studio.decide(per_image, case["utility"], case["rule"], case["defer"]).tolist()]
+        expect(ours == case["predict_decisions"], f"{what}: {ours} != lbd predict's {case['predict_decisions']}")
+    deferred_cases = [c for c in cases if c["defer"] is not None]
+    print(f"  decide() equals lbd eval and lbd predict in {len(cases)} cases (rules "
+          f"{', '.join(sorted({c['rule'] for c in cases}))}; deferred "
+          f"{', '.join(str(c['defer_report']['deferred']) for c in deferred_cases)} of {len(labels)} test images)")
+    return len(cases)
 
 
 def fixture_folders(root):

@@ -1,6 +1,7 @@
 """Fixtures of the PyTorch round trip, made with the real `lbd` binary and the standard library
 only (no torch): for each architecture a tiny run trained on synthetic data, a few PNG images of
-the run's image size, `lbd predict RUN IMAGES --json` on them and `lbd export RUN`. Each lands in
+the run's image size, `lbd predict RUN IMAGES --json` on them and `lbd export RUN` (and, for two architectures, `lbd eval`
+and `lbd predict` under every decision rule). Each lands in
 <out>/<arch>/: run/ (the run folder, less its checkpoint), images/*.png, exported.pt and
 expected.json (the images' pixels and lbd's predictions), which check_fixtures.py compares
 Python's results with. The folder is self-contained: copied to another machine,
@@ -100,6 +101,29 @@ def run_lbd(lbd, args, env):
     return result.stdout
 
 
+# lbd_studio.decide() is checked against lbd's own decisions under every rule, with and without a
+# defer utility (expected and argmax take one): `lbd eval` on the run's cached test probabilities
+# (the confusion matrix of the undeferred decisions, the deferred count) and `lbd predict` image by
+# image. Two architectures are enough: the decisions depend on the probabilities, not the model.
+DECISION_ARCHS = ("smallcnn", "resnet32")
+DECISION_UTILITY = "tail:0.5"
+DECISION_CASES = [("expected", None), ("expected", 0.9), ("argmax", None), ("argmax", 0.99), ("mean-logit", None),
+                  ("eq7", None)]
+
+
+def lbd_decisions(lbd, run, image_paths, env):
+    """`lbd eval --json` and `lbd predict --json` of the run for every case of DECISION_CASES."""
+    cases = []
+    for rule, defer in DECISION_CASES:
+        extra = ["--rule", rule, "--utility", DECISION_UTILITY] + ([] if defer is None else ["--defer", str(defer)])
+        report = json.loads(run_lbd(lbd, ["eval", run, "--json"] + extra, env))
+        per_image = json.loads(run_lbd(lbd, ["predict", run, "--json"] + extra + image_paths, env))
+        cases.append({"rule": rule, "defer": defer, "utility": DECISION_UTILITY, "confusion": report["confusion"],
+                      "defer_report": report.get("defer"), "predict_decisions": [p["decision"] for p in per_image],
+                      "predict_particle_probabilities": [p["particle_probabilities"] for p in per_image]})
+    return cases
+
+
 def make_fixture(lbd, out, arch, env):
     """Trains, predicts and exports the tiny `arch` run into out/<arch>/."""
     folder = os.path.join(out, arch)
@@ -121,14 +145,16 @@ def make_fixture(lbd, out, arch, env):
         write_png(path, pixels, channels, height, width)
         images.append({"file": os.path.relpath(path, folder), "channels": channels, "height": height,
                        "width": width, "pixels": list(pixels)})
-    predicted = json.loads(run_lbd(lbd, ["predict", run, "--json"] + [os.path.join(folder, i["file"]) for i in images], env))
+    image_paths = [os.path.join(folder, i["file"]) for i in images]
+    predicted = json.loads(run_lbd(lbd, ["predict", run, "--json"] + image_paths, env))
+    decisions = lbd_decisions(lbd, run, image_paths, env) if arch in DECISION_ARCHS else []
     run_lbd(lbd, ["export", run, "--out", os.path.join(folder, "exported.pt")], env)
     # The checks need no checkpoint (350 MB for the ResNet-50 run); without it a fixture of the
     # small architectures is a few MB, small enough to copy to a machine with another PyTorch.
     os.remove(os.path.join(run, "checkpoint.pt"))
     expected = {"arch": arch, "run": "run", "exported": "exported.pt", "images": images,
                 "particle_probabilities": [p["particle_probabilities"] for p in predicted],
-                "probabilities": [p["probabilities"] for p in predicted]}
+                "probabilities": [p["probabilities"] for p in predicted], "decisions": decisions}
     with open(os.path.join(folder, "expected.json"), "w", encoding="utf-8") as f:
         json.dump(expected, f)
     return folder
