@@ -1,5 +1,5 @@
 // `lbd export RUN --out FILE`: the model's weights for Python (torch.load-readable);
-// `lbd export RUN --onnx FILE`: the ensemble as an ONNX model (OpenCV's DNN module, onnxruntime).
+// `lbd export RUN --onnx FILE`: the ensemble as an ONNX model (for OpenCV's DNN module and other runtimes).
 #include "app/cli/command.h"
 
 #include "core/infer/onnxexport.h"
