@@ -30,6 +30,9 @@ struct EpochMetrics {
     double imagesPerSecond = 0;
     double epochSeconds = 0;
     double elapsedSeconds = 0;   // since the run (or the resumed run) started
+    // Streamed images: what bounded the epoch, "input" (the loop waited for decoded batches) or
+    // "device" (core/data/inputtimings.h); empty for data held on the device.
+    std::string boundBy;
     std::optional<EvaluationReport> evaluation;       // every eval_every epochs and at the end, run's rule + utility
     std::optional<EvaluationReport> argmaxEvaluation; // the same probabilities decided by plain argmax
     // The run's rule + utility on the validation split, when the run has one (val_fraction /

@@ -416,8 +416,10 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
     metrics.epochSeconds = std::chrono::duration<double>(Clock::now() - epochStart).count();
     metrics.imagesPerSecond = metrics.epochSeconds > 0 ? static_cast<double>(images) / metrics.epochSeconds : 0;
     // Streamed data: where the epoch's input time went, and whether the input or the device bounds it.
-    if (const std::string line = describeInputTimings(s.trainBatches->inputTimings(), metrics.epochSeconds); !line.empty()) {
+    const InputTimings timings = s.trainBatches->inputTimings();
+    if (const std::string line = describeInputTimings(timings, metrics.epochSeconds); !line.empty()) {
         s.message("epoch " + std::to_string(epoch) + " " + line);
+        metrics.boundBy = inputBound(timings, metrics.epochSeconds) ? "input" : "device";
     }
     return true;
 }

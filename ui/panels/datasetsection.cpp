@@ -1,6 +1,7 @@
 #include "ui/panels/datasetsection.h"
 
 #include "datasets/catalogue.h"
+#include "ui/panels/datasetcacherow.h"
 #include "ui/panels/datasetcatalog.h"
 #include "ui/engine/datasetscan.h"
 #include "ui/widgets/classcountchart.h"
@@ -140,6 +141,14 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
                                 "c and r on it and reports the test set at the tuned value, and the Runs comparison "
                                 "picks the best epoch by validation accuracy instead of the test set."));
 
+    m_cache = new DatasetCacheRow(this);
+    m_cache->setObjectName(QStringLiteral("datasetCacheRow"));
+    connect(m_cache, &DatasetCacheRow::changed, this, [this] {
+        if (!m_loading) {
+            emit changed();
+        }
+    });
+
     m_chart = new ClassCountChart(this);
     m_chart->setObjectName(QStringLiteral("classCountChart"));
     // The counts a run will use and the classes too small to learn, or the whole reason the data
@@ -161,6 +170,7 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Imbalance ratio"), m_ratio);
     form->addRow(tr("Split seed"), m_splitSeed);
     form->addRow(tr("Validation"), m_validation);
+    form->addRow(m_cache);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
@@ -232,6 +242,7 @@ void DatasetSection::load(const lbd::DataSpec& spec)
     m_ratio->setValue(spec.longTail.imbalanceRatio);
     m_splitSeed->setValue(int(spec.longTail.seed));
     m_validation->setValue(100.0 * spec.longTail.validationFraction);
+    m_cache->setUseCache(spec.cache == "auto");
     m_loading = false;
     updateVisibility();
     refreshCounts();
@@ -259,6 +270,7 @@ void DatasetSection::apply(lbd::DataSpec& spec) const
     spec.longTail.imbalanceRatio = m_ratio->value();
     spec.longTail.seed = static_cast<uint64_t>(m_splitSeed->value());
     spec.longTail.validationFraction = m_validation->value() / 100.0;
+    spec.cache = m_cache->useCache() ? "auto" : "off";
 }
 
 const lbd::DatasetEntry& DatasetSection::currentEntry() const
@@ -282,6 +294,7 @@ void DatasetSection::updateVisibility()
     // Profile none keeps every image: its ratio means nothing.
     m_ratio->setEnabled(static_cast<lbd::LongTailProfile>(m_profile->currentData().toInt()) != lbd::LongTailProfile::None);
     m_syntheticRows->setVisible(uses.synthetic);
+    m_cache->setVisible(uses.imageFormat); // only image files are ever streamed
 }
 
 void DatasetSection::refreshCounts()
@@ -289,6 +302,7 @@ void DatasetSection::refreshCounts()
     lbd::DataSpec spec;
     apply(spec);
     m_scan.cancel(); // a scan still running is for the settings before this change
+    m_cache->setSpec(spec);
     setDataError({});
     showSummary({});
     if (const DatasetPreview preview = datasetPreview(spec); preview.known) {

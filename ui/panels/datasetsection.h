@@ -25,6 +25,7 @@ class QPushButton;
 namespace lbd::ui {
 
 class ClassCountChart;
+class DatasetCacheRow;
 
 class DatasetSection final : public QWidget {
     Q_OBJECT
@@ -82,6 +83,7 @@ private:
     QWidget* m_listRows = nullptr;
     QWidget* m_formatRows = nullptr;
     QWidget* m_syntheticRows = nullptr;
+    DatasetCacheRow* m_cache = nullptr;
     ClassCountChart* m_chart = nullptr;
     QLabel* m_summary = nullptr;
     QString m_dataError;

@@ -107,7 +107,11 @@ void ProgressPanel::setEpoch(const lbd::EpochMetrics& m)
             eta = m.elapsedSeconds / m.epoch * (m.epochs - m.epoch);
         }
     }
-    showPosition(tr("epoch %1/%2 done - %3 img/s").arg(m.epoch).arg(m.epochs).arg(m.imagesPerSecond, 0, 'f', 0), eta);
+    // Streamed images: what held the epoch back, from the per-stage timing (inputtimings.h).
+    const QString bound = m.boundBy.empty() ? QString()
+                          : m.boundBy == "input" ? tr(", bound by input") : tr(", bound by device");
+    showPosition(tr("epoch %1/%2 done - %3 img/s%4").arg(m.epoch).arg(m.epochs).arg(m.imagesPerSecond, 0, 'f', 0).arg(bound),
+                 eta);
 }
 
 QString ProgressPanel::text() const { return m_bar->format(); }
