@@ -2,7 +2,8 @@
 // gives the same particle probabilities as LibTorch's evaluation-mode forward on 100 test images
 // (max |difference| < 1e-4), for every architecture the presets use: tiny trained runs of
 // smallcnn and resnet32, and a ResNet-50 with random weights and random batch-norm statistics
-// (the equality needs no training). onnx.checker (python3-onnx) accepts the file.
+// (the equality needs no training). onnx.checker (python3-onnx) accepts the files; a model kind
+// the exporter does not know is refused by name.
 #include "core/data/augmentation.h"
 #include "core/data/datapreparation.h"
 #include "core/infer/loadedrun.h"
@@ -16,6 +17,7 @@
 #include <opencv2/dnn.hpp>
 #endif
 
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -167,6 +169,29 @@ private slots:
         QVERIFY2(d.particles < kTolerance, qPrintable(QString::number(d.particles)));
         QVERIFY2(d.mean < kTolerance, qPrintable(QString::number(d.mean)));
         m_files.push_back(file);
+    }
+
+    // A model kind the exporter does not know is refused by name, and no file is left behind.
+    void unknownArchitectureIsRefused()
+    {
+        struct OtherModel : ParticleModelImpl {
+            explicit OtherModel(ModelSpec spec) : ParticleModelImpl(std::move(spec)) {}
+            ParticleOutput forwardWithFeatures(const torch::Tensor& x) override { return {x, x}; }
+            ParticleOutput forwardSeparately(const torch::Tensor& x) override { return {x, x}; }
+        };
+        ModelSpec spec;
+        spec.arch = "vit-tiny";
+        spec.inputChannels = 1;
+        OtherModel model(spec);
+        const std::string file = m_temp.filePath(QStringLiteral("other.onnx")).toStdString();
+        QString message;
+        try {
+            writeParticleModelOnnx(file, model, {0.5f}, {0.25f}, {});
+        } catch (const InputError& error) {
+            message = QString::fromStdString(error.what());
+        }
+        QVERIFY2(message.contains(QStringLiteral("vit-tiny")) && message.contains(QStringLiteral("resnet50")), qPrintable(message));
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(file)));
     }
 
     // python3-onnx's checker (full check: also shape inference) on every file written above.
