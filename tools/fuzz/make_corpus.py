@@ -132,6 +132,39 @@ def config_seeds():
             shutil.copyfile(os.path.join(presets, name), os.path.join(CORPUS, "configjson", name))
 
 
+def full_report():
+    """A report.json with every section the reader takes (small: 2 classes, 3 bins, 2 curve
+    points), so that the fuzzer starts past the first missing field and reaches each typed read."""
+    def group(correct, total):
+        return {"correct": correct, "total": total, "accuracy": correct / total}
+
+    def regions(names):
+        return [dict(group(r + 1, 4), region=name) for r, name in enumerate(names)]
+
+    bins = [{"lower": i / 3, "upper": (i + 1) / 3, "count": i, "accuracy": 0.5, "mean_confidence": 0.4} for i in range(3)]
+    calibration = {"count": 3, "ece": 0.1, "mce": 0.2, "bins": bins}
+    metrics = {"brier": 0.3, "classwise_ece": 0.1, "adaptive_ece": 0.12,
+               "ece_interval": {"low": 0.05, "high": 0.2, "level": 0.95, "resamples": 200, "seed": 7}}
+    split = {"head_classes": 1, "false_heads": 2, "tail_images": 4, "rate": 0.5}
+    return {"evaluation": {
+        "rule": "expected", "classes": 2, "images": 8, "particles": 2, "accuracy": group(5, 8),
+        "regions": {"thirds": regions(["head", "med", "tail"]), "counts": regions(["many", "medium", "few"])},
+        "per_class": [group(3, 4), {"correct": 0, "total": 0, "accuracy": None}], "confusion": [[3, 1], [2, 2]],
+        "fhr": {"curve": [split], "points": [dict(split, ratio=0.5)], "convention": "k head classes",
+                "curve_mean": 0.5, "points_mean": 0.5},
+        "calibration": calibration, "calibration_by_region": [dict(calibration, region="head")],
+        "auroc": {"confidence": 0.7, "negative_entropy": None}, "nll": 0.9, "calibration_metrics": metrics,
+        "temperature": {"value": 1.5}, "uncalibrated": {"accuracy": 0.6, "nll": 1.1, "ece": 0.2, "mce": 0.3,
+                                                        "calibration_metrics": metrics},
+        "published": {"accuracy": 0.625, "ece": 0.11, "auroc": 0.66, "unbinned": 1, "bins": bins},
+        "mean_utility": 0.625,
+        "risk_coverage": {"all": {"count": 8, "aurc": 0.3, "coverage": [0.5, 1.0], "risk": [0.25, 0.375]},
+                          "tail": {"count": 4, "aurc": 0.5, "coverage": [1.0], "risk": [0.5]}},
+        "defer": {"utility": 0.2, "deferred": 2, "decided": 6, "coverage": 0.75, "selective_accuracy": group(5, 6),
+                  "selective_regions": regions(["head", "med", "tail"])},
+        "warnings": ["near chance"]}, "train_seconds": 12.5, "decision_rule": "expected"}
+
+
 def runfolder_seeds():
     # First byte: 0 config.json, 1 run.json, 2 status.json, 3 report.json, 4 metrics.jsonl.
     with open(os.path.join(ROOT, "resources", "presets", "quick-cpu.json"), "rb") as preset:
@@ -147,7 +180,10 @@ def runfolder_seeds():
                              "overall": {"accuracy": 0.5, "correct": 2, "total": 4},
                              "warnings": ["near chance"]}, "train_seconds": 12.5}
     write("runfolder", "report", b"\x03" + json.dumps(report).encode())
+    write("runfolder", "report-full", b"\x03" + json.dumps(full_report(), separators=(",", ":")).encode())
     write("runfolder", "metrics", b"\x04" + b'{"epoch": 1, "train_loss": 0.7, "test_accuracy": 0.5}\n')
+    # The second session's finding (an epoch of 2.2e82 reached a float-to-int conversion), kept as a seed.
+    write("runfolder", "float-epoch-2e82", b"\x04" + b'{"epoch": ' + b"2" * 82 + b"5}\n")
 
 
 if __name__ == "__main__":

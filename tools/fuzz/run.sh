@@ -4,6 +4,8 @@
 #   tools/fuzz/run.sh [SECONDS] [TARGET...]        (default 600 s, every target)
 # The committed seeds (tools/fuzz/corpus/<target>/) are read, never written: new inputs go to
 # $FUZZ_WORK/<target>/corpus, findings to $FUZZ_WORK/<target>/ (crash-*, leak-*, timeout-*, oom-*).
+# Targets whose readers take paths write each input to a scratch folder on /dev/shm (tmpfs; else
+# /tmp; LBD_FUZZ_SCRATCH chooses), removed when the target exits (tools/fuzz/fuzzfile.h).
 # Prints one line per target (executions, seconds, findings) and exits 1 when anything was found.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
