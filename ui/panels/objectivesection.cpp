@@ -1,5 +1,6 @@
 #include "ui/panels/objectivesection.h"
 
+#include "ui/panels/startfromrow.h"
 #include "ui/widgets/classweightplot.h"
 
 #include <QCheckBox>
@@ -214,6 +215,13 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
     form->setContentsMargins(0, 0, 0, 0);
     form->addRow(tr("Architecture"), m_arch);
     form->addRow(tr("Particles M"), m_particles);
+    m_startFrom = new StartFromRow(this);
+    m_startFrom->setModelProvider([this] {
+        lbd::TrainConfig config;
+        apply(config);
+        return config.model;
+    });
+    form->addRow(tr("Start from"), m_startFrom);
     form->addRow(tr("Method preset"), m_baseline);
     form->addRow(tr("Discrepancy ratio"), m_discrepancy);
     form->addRow(QString(), m_formula);
@@ -251,6 +259,15 @@ ObjectiveSection::ObjectiveSection(QWidget* parent) : QWidget(parent)
         connect(box, &QCheckBox::toggled, this, edited);
     }
     connect(m_baseline, &QComboBox::activated, this, &ObjectiveSection::applyBaseline);
+    connect(m_startFrom, &StartFromRow::changed, this, edited);
+    // A chosen file that no longer fits the architecture or particle count says so at once.
+    const auto recheck = [this] {
+        if (!m_loading) {
+            m_startFrom->recheck();
+        }
+    };
+    connect(m_arch, &QComboBox::currentIndexChanged, this, recheck);
+    connect(m_particles, &QSpinBox::valueChanged, this, recheck);
     // Choosing the matrix entry takes a fresh copy (a user choice, not a reload).
     connect(m_utilityPreset, &QComboBox::activated, this, [this](int index) {
         if (index == 2) {
@@ -269,6 +286,7 @@ void ObjectiveSection::load(const lbd::TrainConfig& config)
     const lbd::ObjectiveSpec& o = config.objective;
     m_arch->setCurrentIndex(std::max(0, m_arch->findData(QString::fromStdString(config.model.arch))));
     m_particles->setValue(int(config.model.particles));
+    m_startFrom->setPath(QString::fromStdString(config.model.initFrom));
     m_discrepancy->setCurrentIndex(std::max(0, m_discrepancy->findData(static_cast<int>(o.discrepancy.kind))));
     m_beta->setValue(o.discrepancy.beta);
     m_gamma->setValue(o.discrepancy.gamma);
@@ -306,6 +324,7 @@ void ObjectiveSection::apply(lbd::TrainConfig& config) const
     config.model = m_baseModel;
     config.model.arch = m_arch->currentData().toString().toStdString();
     config.model.particles = m_particles->value();
+    config.model.initFrom = m_startFrom->path().toStdString();
     lbd::ObjectiveSpec& o = config.objective;
     o = m_baseObjective;
     o.discrepancy.kind = static_cast<lbd::DiscrepancyKind>(m_discrepancy->currentData().toInt());

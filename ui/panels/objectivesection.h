@@ -1,7 +1,7 @@
 #pragma once
 // The model and objective part of the experiment panel: architecture, particle count M, the
-// baseline presets, the discrepancy ratio (formula + live class-weight plot), alpha, tau, DRW,
-// LDAM margins, the logit adjustment, repulsion, and the TRAINING utility (one-hot, tail-sensitive c, or the Utility
+// weights to start from (startfromrow.h), the baseline presets, the discrepancy ratio (formula +
+// live class-weight plot), alpha, tau, DRW, LDAM margins, the logit adjustment, repulsion, and the TRAINING utility (one-hot, tail-sensitive c, or the Utility
 // page's matrix copied by value) with its form and alpha, warning inline when that combination is
 // known to be unstable. How the run decides is the shared decision setting, not part of this section.
 #include <QWidget>
@@ -21,6 +21,7 @@ class QSpinBox;
 namespace lbd::ui {
 
 class ClassWeightPlot;
+class StartFromRow;
 
 class ObjectiveSection final : public QWidget {
     Q_OBJECT
@@ -54,6 +55,7 @@ private:
 
     QComboBox* m_arch = nullptr;
     QSpinBox* m_particles = nullptr;
+    StartFromRow* m_startFrom = nullptr; // model.init_from
     QComboBox* m_baseline = nullptr;
     QComboBox* m_discrepancy = nullptr;
     QLabel* m_formula = nullptr;
