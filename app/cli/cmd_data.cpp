@@ -4,7 +4,8 @@
 #include "app/cli/configflags.h"
 
 #include "core/data/datapreparation.h"
-#include "core/data/runcaches.h"
+#include "core/data/datacaches.h"
+#include "core/data/datasetcachestore.h"
 #include "core/train/runsroot.h"
 #include "core/train/configjson.h"
 #include "core/data/regions.h"
@@ -68,41 +69,34 @@ void drawProgress(const std::string& role, int64_t done, int64_t total, std::chr
 int runDataCache(const CacheOptions& o)
 {
     DataSpec spec = dataSpecOf(o.flags);
-    const Dataset dataset = loadDataset(spec); // the data set's own splits, before any long tail
-    CacheSettings settings = runCacheSettings(dataset, o.threads);
-    if (o.maxSide > 0) {
-        settings.maxSide = o.maxSide;
+    spec.decodeThreads = o.threads;
+    if (!o.flags.given("data.image_size")) {
+        spec.imageSize = 256; // the imagenet-lt preset's decode size, so its runs find this cache
     }
-    settings.format = o.format == "jpeg" ? CacheImageFormat::Jpeg : CacheImageFormat::Raw;
+    DataCacheChoice choice;
+    choice.maxSide = o.maxSide;
+    choice.format = o.format == "jpeg" ? CacheImageFormat::Jpeg : CacheImageFormat::Raw;
+    if (o.maxSide > 0 && o.maxSide != spec.imageSize) {
+        std::printf("note: runs read the cache of max side --image-size (%lld); this one (%lld) is for --image-size %lld\n",
+                    static_cast<long long>(spec.imageSize), static_cast<long long>(o.maxSide),
+                    static_cast<long long>(o.maxSide));
+    }
     const std::string directory = o.directory.empty() ? datasetCacheDirectoryBeside(defaultRunsRoot()) : o.directory;
-    const auto splits = streamedSplits(dataset, DataSplit{}, !spec.validationList.empty());
-    if (splits.empty()) {
-        std::printf("%s: nothing to cache: its images are held in memory (under data.max_in_memory_mb), not streamed\n",
-                    dataset.name.c_str());
-        return 0;
-    }
-    if (settings.maxSide != std::max(dataset.format.height, dataset.format.width)) {
-        std::printf("note: runs decoding to %lld pixels read a cache of max side %lld; this one (%lld) is for "
-                    "--image-size %lld\n",
-                    static_cast<long long>(dataset.format.height), static_cast<long long>(dataset.format.height),
-                    static_cast<long long>(settings.maxSide), static_cast<long long>(settings.maxSide));
-    }
     auto start = std::chrono::steady_clock::now();
-    std::string lastRole;
-    const auto caches = openRunCaches(
-        dataset, splits, settings, directory, [](const std::string& line) { std::printf("%s\n", line.c_str()); },
-        [&](const std::string& role, int64_t done, int64_t total) {
-            if (role != lastRole) {
-                lastRole = role;
+    std::string lastSplit;
+    // The file lists are read without decoding a pixel (data.max_in_memory_mb only says which
+    // splits a run streams, and so reads from a cache).
+    const int64_t bytes = buildDataCaches(
+        spec, directory,
+        [&](const std::string& split, int64_t done, int64_t total) {
+            if (split != lastSplit) {
+                lastSplit = split;
                 start = std::chrono::steady_clock::now();
             }
-            drawProgress(role, done, total, start);
-        });
-    int64_t bytes = 0;
-    for (const auto& cache : caches) {
-        bytes += cache->fileBytes();
-    }
-    std::printf("%zu cache file(s) in %s, %.1f MiB in all\n", caches.size(), directory.c_str(), double(bytes) / (1 << 20));
+            drawProgress(split, done, total, start);
+        },
+        nullptr, [](const std::string& line) { std::printf("%s\n", line.c_str()); }, choice);
+    std::printf("caches in %s: %.1f MiB\n", directory.c_str(), double(bytes) / (1 << 20));
     return 0;
 }
 
@@ -174,8 +168,8 @@ Command addDataCommand(CLI::App& lbd)
     addDataFlags(*cache, o->cache.flags);
     o->cache.flags.addSet(*cache);
     cache->add_option("--max-side", o->cache.maxSide,
-                      "longest side of a stored image in pixels (default: --image-size, the side runs decode to: 256 "
-                      "for the imagenet-lt preset)")
+                      "longest side of a stored image in pixels (default: --image-size, the side runs decode to, "
+                      "itself 256 here unless given: the imagenet-lt preset's)")
         ->check(CLI::Range(8, 8192));
     choices(cache->add_option("--format", o->cache.format, "raw uint8 pixels, or JPEG re-encoded (smaller; decoded again "
                                                            "each epoch)"),

@@ -85,21 +85,34 @@ DataCacheReport dataCacheReport(const DataSpec& spec, const std::string& directo
     return report;
 }
 
-void buildDataCaches(const DataSpec& spec, const std::string& directory,
-                     const std::function<void(const std::string&, int64_t, int64_t)>& progress,
-                     const std::atomic_bool* cancel, const std::function<void(const std::string&)>& log)
+int64_t buildDataCaches(const DataSpec& spec, const std::string& directory,
+                        const std::function<void(const std::string&, int64_t, int64_t)>& progress,
+                        const std::atomic_bool* cancel, const std::function<void(const std::string&)>& log,
+                        const DataCacheChoice& choice)
 {
     const ListedData data = listData(spec);
-    const CacheSettings settings = settingsOf(data.raw, static_cast<int>(spec.decodeThreads));
+    CacheSettings settings = settingsOf(data.raw, static_cast<int>(spec.decodeThreads));
+    if (choice.maxSide > 0) {
+        settings.maxSide = choice.maxSide;
+    }
+    settings.format = choice.format;
+    if (data.streamed.empty()) {
+        log(data.raw.name.empty() ? std::string("nothing to cache: the data set is held in memory")
+                                  : data.raw.name + ": nothing to cache: its images are held in memory (under "
+                                                    "data.max_in_memory_mb), not streamed");
+    }
+    int64_t bytes = 0;
     for (const StreamedSplit& s : data.streamed) {
         const CacheProgress splitProgress = [&](int64_t done, int64_t total) {
             if (progress) {
                 progress(s.role, done, total);
             }
         };
-        openOrBuildDatasetCache(datasetCachePath(directory, data.raw.name, s.role, settings), sourceOf(data.raw, s.of(data.raw)),
-                                settings, log, splitProgress, cancel);
+        bytes += openOrBuildDatasetCache(datasetCachePath(directory, data.raw.name, s.role, settings),
+                                         sourceOf(data.raw, s.of(data.raw)), settings, log, splitProgress, cancel)
+                     ->fileBytes();
     }
+    return bytes;
 }
 
 } // namespace lbd

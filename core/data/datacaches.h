@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 
+#include "core/data/datasetcache.h"
 #include "core/data/dataspec.h"
 
 namespace lbd {
@@ -26,9 +27,18 @@ struct DataCacheReport {
 // InputError when the data cannot be read (the reader's message).
 DataCacheReport dataCacheReport(const DataSpec& spec, const std::string& directory);
 
-// Builds (or rebuilds where out of date) the caches of the streamed splits; progress(split, done, total).
-void buildDataCaches(const DataSpec& spec, const std::string& directory,
-                     const std::function<void(const std::string&, int64_t, int64_t)>& progress,
-                     const std::atomic_bool* cancel, const std::function<void(const std::string&)>& log);
+// What `lbd data cache` may choose instead of a run's settings (0 / Raw: the run's: max side = the
+// image size, raw pixels, which is what a run looks for).
+struct DataCacheChoice {
+    int64_t maxSide = 0;
+    CacheImageFormat format = CacheImageFormat::Raw;
+};
+
+// Builds (or rebuilds where out of date) the caches of the streamed splits; progress(split, done,
+// total). Returns the bytes of the caches.
+int64_t buildDataCaches(const DataSpec& spec, const std::string& directory,
+                        const std::function<void(const std::string&, int64_t, int64_t)>& progress,
+                        const std::atomic_bool* cancel, const std::function<void(const std::string&)>& log,
+                        const DataCacheChoice& choice = {});
 
 } // namespace lbd
