@@ -5,7 +5,12 @@
 #include "core/util/error.h"
 #include "core/util/torchsavearchive.h"
 
+#include <caffe2/serialize/inline_container.h>
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <optional>
 #include <regex>
 #include <set>
@@ -38,6 +43,8 @@ struct Source {
     std::string arch;                                          // LBD runs only
     int64_t particles = 0;
     std::vector<std::string> classNames;
+    // A run's checkpoint.pt (a LibTorch archive, not a pickle): its tensors, read whole.
+    std::map<std::string, torch::Tensor> loaded;
 
     const PickledTensor* find(const std::string& key) const
     {
@@ -55,11 +62,14 @@ std::string resolveFile(const std::string& path)
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
         // A run folder (core/train/runfolder.h names the file; the model layer only reads it).
-        const std::string weights = (std::filesystem::path(path) / "weights.pt").string();
-        if (!std::filesystem::is_regular_file(weights, ec)) {
-            throw InputError(path + ": a folder without weights.pt (not a finished LBD run?)");
+        // An unfinished run has only its checkpoint: its last epoch's weights.
+        for (const char* name : {"weights.pt", "checkpoint.pt"}) {
+            const std::string file = (std::filesystem::path(path) / name).string();
+            if (std::filesystem::is_regular_file(file, ec)) {
+                return file;
+            }
         }
-        return weights;
+        throw InputError(path + ": a folder without weights.pt or checkpoint.pt (not an LBD run?)");
     }
     return path;
 }
@@ -114,6 +124,64 @@ Source readSource(const TorchSaveReader& reader, const std::string& file)
     if (!source.torchvision && !source.find("head.weight")) {
         throw InputError(file + ": neither a torchvision ResNet state dict (conv1.weight, layer1.0.conv1.weight, ..., fc.weight) "
                          "nor an LBD run's weights (head.weight)");
+    }
+    return source;
+}
+
+// Whether `file` is a LibTorch archive (what saveCheckpoint writes: TorchScript's layout with
+// constants.pkl), which our unpickler does not read and torch::serialize::InputArchive does.
+bool isLibTorchArchive(const std::string& file)
+{
+    try {
+        caffe2::serialize::PyTorchStreamReader zip(file);
+        return zip.hasRecord("constants.pkl");
+    } catch (const c10::Error&) {
+        return false; // not a zip: TorchSaveReader says so, naming the file
+    }
+}
+
+// A run's checkpoint.pt (core/train/checkpoint.h): param/<key> and buffer/<key>, the config it
+// was trained with, and the class names from the run's run.json beside it.
+Source readCheckpoint(const std::string& file)
+{
+    Source source;
+    source.file = file;
+    try {
+        torch::serialize::InputArchive archive;
+        archive.load_from(file);
+        for (const std::string& key : archive.keys()) {
+            const bool buffer = key.rfind("buffer/", 0) == 0;
+            if (!buffer && key.rfind("param/", 0) != 0) {
+                continue; // the optimiser's momentum, the epoch, the history
+            }
+            torch::Tensor tensor;
+            archive.read(key, tensor, buffer);
+            const std::string name = key.substr(key.find('/') + 1);
+            PickledTensor shape;
+            shape.sizes = tensor.sizes().vec();
+            source.tensors.emplace_back(name, shape);
+            source.loaded[name] = tensor;
+        }
+        c10::IValue config;
+        if (archive.try_read("config", config) && config.isString()) {
+            const nlohmann::json model = nlohmann::json::parse(config.toStringRef()).value("model", nlohmann::json::object());
+            source.arch = model.value("arch", std::string());
+            source.particles = model.value("particles", int64_t(0));
+        }
+    } catch (const c10::Error& error) {
+        throw InputError(file + ": not an LBD checkpoint (" + error.what_without_backtrace() + ")");
+    } catch (const nlohmann::json::exception& error) {
+        throw InputError(file + ": its config is not readable JSON (" + error.what() + ")");
+    }
+    std::ifstream manifest(std::filesystem::path(file).parent_path() / "run.json");
+    const nlohmann::json run = nlohmann::json::parse(manifest, nullptr, false);
+    if (run.is_object() && run.contains("class_names") && run["class_names"].is_array()) {
+        for (const auto& name : run["class_names"]) {
+            source.classNames.push_back(name.is_string() ? name.get<std::string>() : std::string());
+        }
+    }
+    if (!source.find("head.weight")) {
+        throw InputError(file + ": a LibTorch archive without the weights of an LBD run (no param/head.weight)");
     }
     return source;
 }
@@ -250,11 +318,17 @@ std::vector<Planned> plan(const Source& source, ParticleModelImpl& model, std::s
     return planned;
 }
 
-void copyPlanned(const TorchSaveReader& reader, const Source& source, const std::vector<Planned>& planned, int64_t particles)
+torch::Tensor sourceTensor(const TorchSaveReader* reader, const Source& source, const std::string& key)
+{
+    const auto it = source.loaded.find(key);
+    return it != source.loaded.end() ? it->second : reader->tensor(*source.find(key), key);
+}
+
+void copyPlanned(const TorchSaveReader* reader, const Source& source, const std::vector<Planned>& planned, int64_t particles)
 {
     torch::NoGradGuard noGrad;
     for (const Planned& p : planned) {
-        torch::Tensor value = reader.tensor(*source.find(p.sourceKey), p.sourceKey);
+        torch::Tensor value = sourceTensor(reader, source, p.sourceKey);
         switch (p.fit) {
         case Fit::Same: break;
         case Fit::Tiled: {
@@ -311,9 +385,15 @@ void describe(InitialWeightsReport& report, const Source& source, const std::vec
 InitialWeightsReport apply(const std::string& path, ParticleModelImpl& model, const std::vector<std::string>& classNames, bool copy)
 {
     const std::string file = resolveFile(path);
-    const TorchSaveReader reader(file, "a state dict (torch.save of a model's state_dict(), or an LBD run's weights.pt)",
-                                 kMaxInitFileBytes);
-    const Source source = readSource(reader, file);
+    std::unique_ptr<TorchSaveReader> reader;
+    Source source;
+    if (isLibTorchArchive(file)) {
+        source = readCheckpoint(file);
+    } else {
+        reader = std::make_unique<TorchSaveReader>(
+            file, "a state dict (torch.save of a model's state_dict(), or an LBD run's weights.pt)", kMaxInitFileBytes);
+        source = readSource(*reader, file);
+    }
     const ModelSpec& spec = model.spec();
     InitialWeightsReport report;
     report.file = file;
@@ -325,18 +405,19 @@ InitialWeightsReport apply(const std::string& path, ParticleModelImpl& model, co
         report.kind = "a torchvision ResNet-50 state dict (" + std::to_string(source.tensors.size()) + " keys)";
     } else {
         checkLbdRun(source, spec);
-        report.kind = "an LBD run's weights (" + (source.arch.empty() ? spec.arch : source.arch) + ", "
+        report.kind = std::string(source.loaded.empty() ? "an LBD run's weights (" : "an LBD run's checkpoint (")
+                      + (source.arch.empty() ? spec.arch : source.arch) + ", "
                       + std::to_string(source.classNames.size()) + " classes)";
     }
     std::set<std::string> used;
     const std::vector<Planned> planned = plan(source, model, used);
     const bool keepHead = !source.torchvision && sameClasses(source, classNames, model.classifierWeights());
     if (copy) {
-        copyPlanned(reader, source, planned, model.particleCount());
+        copyPlanned(reader.get(), source, planned, model.particleCount());
         if (keepHead) {
             torch::NoGradGuard noGrad;
             auto head = model.classifierWeights();
-            head.copy_(reader.tensor(*source.find("head.weight"), "head.weight"));
+            head.copy_(sourceTensor(reader.get(), source, "head.weight"));
         }
     }
     describe(report, source, planned, model);

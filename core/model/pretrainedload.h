@@ -6,7 +6,8 @@
 //     layer1 and layer2 get their keys; layer3 and layer4, which are per particle, are copied into
 //     EVERY particle; fc is not loaded (the class count differs): the cosine classifier starts
 //     from its random initialisation.
-//   - An earlier LBD run's weights.pt (or its run folder): every tensor, for the same
+//   - An earlier LBD run's weights.pt, its checkpoint.pt (a LibTorch archive), or its run folder
+//     (weights.pt, else the checkpoint of an unfinished run): every tensor, for the same
 //     architecture and particle count; its classifier only when its classes are this data's
 //     (same names, same order), otherwise the classifier starts afresh.
 // conv1 of a 3-channel file into a grey (1-channel) model: the kernels summed over the input
@@ -31,7 +32,7 @@ struct InitialWeightsReport {
     int64_t tensorsLoaded = 0;
 };
 
-// Loads `path` (a file, or a run folder holding weights.pt) into `model`, on the CPU, built and
+// Loads `path` (a file, or a run folder holding weights.pt or checkpoint.pt) into `model`, on the CPU, built and
 // not yet trained. `classNames`: the data's classes (an LBD run's classifier is kept when they
 // are the file's). Throws InputError naming the file.
 InitialWeightsReport loadInitialWeights(const std::string& path, ParticleModelImpl& model,

@@ -5,15 +5,20 @@
 // and its features (avgpool, flattened, eval mode). Loaded into LBD's ResNet-50 with M = 3
 // particles, every particle's features must equal torchvision's within 1e-4 of the largest
 // feature (fp32: the two libraries sum the convolutions in different orders). No Python with
-// torchvision is a failure, not a skip: the parity is the bar.
+// torchvision is a failure, not a skip: the parity is the bar. Also an LBD run's weights.pt and
+// checkpoint.pt (fine-tuning), and the unpickler's refusals.
 #include "core/model/modelfactory.h"
 #include "core/model/pretrainedload.h"
+#include "core/train/checkpoint.h"
+#include "core/train/flatsgd.h"
 #include "core/train/pythonexport.h"
 #include "core/util/error.h"
 #include "core/util/picklereader.h"
 #include "core/util/torchsavearchive.h"
 #include "tests/support/expect.h"
 
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 
@@ -251,6 +256,43 @@ private slots:
         // The check of the GUI reads the file without copying and says the same.
         spec.particles = 2;
         QVERIFY(checkInitialWeights(weights, spec, {"x", "y", "z"}).kind.find("LBD run") != std::string::npos);
+    }
+
+    void lbdCheckpointOfAnUnfinishedRun()
+    {
+        // A run folder with only checkpoint.pt (stopped before weights.pt): its param/ and buffer/
+        // tensors, the arch from its config, the classes from run.json.
+        ModelSpec spec;
+        spec.arch = "smallcnn";
+        spec.particles = 2;
+        spec.inputChannels = 1;
+        spec.numClasses = 3;
+        spec.inputSize = 16;
+        torch::manual_seed(7);
+        ParticleModel trained = makeParticleModel(spec);
+        FlatSgd optimizer(trained->parameters(), 0.9, true, 5e-4, false);
+        QVERIFY(QDir(m_dir.path()).mkpath("unfinished"));
+        const std::string folder = m_fixture + "/unfinished";
+        CheckpointState state;
+        state.epoch = 3;
+        state.configJson = R"({"model": {"arch": "smallcnn", "particles": 2}})";
+        saveCheckpoint(folder + "/checkpoint.pt", *trained, optimizer, state);
+        QFile manifest(QString::fromStdString(folder + "/run.json"));
+        QVERIFY(manifest.open(QIODevice::WriteOnly));
+        manifest.write(R"({"class_names": ["x", "y", "z"]})");
+        manifest.close();
+
+        torch::manual_seed(8);
+        ParticleModel fresh = makeParticleModel(spec);
+        const InitialWeightsReport report = loadInitialWeights(folder, *fresh, {"x", "y", "z"});
+        QVERIFY2(report.kind.find("an LBD run's checkpoint (smallcnn, 3 classes)") != std::string::npos, report.kind.c_str());
+        const auto a = trained->named_parameters();
+        for (const auto& p : fresh->named_parameters()) {
+            QVERIFY2(torch::equal(p.value(), a[p.key()]), p.key().c_str());
+        }
+        spec.arch = "resnet32";
+        spec.inputSize = 16;
+        QVERIFY(test::throwsInputError([&] { checkInitialWeights(folder, spec); }, {"checkpoint.pt", "LBD smallcnn run"}));
     }
 
     void pickleReaderRefusesWhatIsNotAStateDict()

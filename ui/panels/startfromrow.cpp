@@ -23,7 +23,8 @@ QString tip()
         "stem, layer1 and layer2 are loaded into the shared trunk and layer3 and layer4 are copied into every particle; "
         "fc is not loaded: the cosine classifier is replaced and starts at random. A 3-channel file into grey images: "
         "conv1 summed over the colour channels. Any run's weights.pt also works here.\n"
-        "An earlier run: its weights.pt, for the same architecture and particle count, to fine-tune; its classifier is "
+        "An earlier run: its weights.pt (an unfinished run's checkpoint), for the same architecture and particle count, "
+        "to fine-tune; its classifier is "
         "kept only when the data has the same classes, otherwise it starts afresh.\n"
         "The file is checked when chosen; the run's log says what was loaded into what.");
 }
