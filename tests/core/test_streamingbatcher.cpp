@@ -1,9 +1,11 @@
 // The streaming batcher (core/data/streamingbatcher): a split streamed from disk gives exactly the
-// batches of the same split decoded into memory.
+// batches of the same split decoded into memory, with any number of decoding threads, and says
+// where its time went (core/data/inputtimings).
 #include "core/data/augmentation.h"
 #include "core/data/batchsource.h"
 #include "core/data/dataset.h"
 #include "core/data/imagedecoder.h"
+#include "core/data/inputtimings.h"
 #include "core/data/syntheticdataset.h"
 #include "datasets/imagefolder/imagefolderreader.h"
 
@@ -105,6 +107,77 @@ private slots:
             QVERIFY(torch::allclose(torch::cat({r0.images, r1.images}), x.images));
         }
         QVERIFY(!ranks[0]->next(r0));
+    }
+
+    // Every decoding thread takes chunks of the next batches (data.decode_threads): 1, 3 and 8
+    // threads, batches of 7 (chunks of 1..3 images), give the same batches, augmentation included.
+    void anyThreadCountGivesTheSameBatches()
+    {
+        QTemporaryDir dir;
+        SyntheticSpec synthetic;
+        synthetic.classes = 3;
+        synthetic.trainPerClass = 12;
+        synthetic.testPerClass = 1;
+        synthetic.size = 16;
+        const Dataset source = makeSyntheticDataset(synthetic);
+        DataSplit split;
+        for (int64_t i = 0; i < source.train.size(); ++i) {
+            split.files.push_back((dir.path() + QString("/%1.png").arg(i)).toStdString());
+            writeImageFile(split.files.back(), source.train.images[i]);
+        }
+        split.labels = source.train.labels;
+        const Normalization n = computeNormalization(source.train.images);
+        AugmentSpec augment;
+        augment.outputSize = 16;
+        std::vector<std::vector<torch::Tensor>> seen;
+        for (const int threads : {1, 3, 8}) {
+            BatchOptions options;
+            options.batchSize = 7;
+            options.seed = 5;
+            options.decodeThreads = threads;
+            auto batches = makeBatchSource(split, source.format, torch::kCPU, augment, n, options);
+            std::vector<torch::Tensor> images;
+            for (int epoch = 1; epoch <= 2; ++epoch) {
+                batches->startEpoch(epoch);
+                Batch batch;
+                while (batches->next(batch)) {
+                    images.push_back(batch.images);
+                }
+            }
+            const InputTimings timings = batches->inputTimings();
+            QCOMPARE(timings.batches, int64_t(6)); // this epoch's: 36 images in batches of 7
+            QCOMPARE(timings.images, int64_t(36));
+            QCOMPARE(timings.decodeThreads, threads);
+            QVERIFY(timings.decodeSeconds > 0);
+            QVERIFY(!timings.fromCache);
+            seen.push_back(images);
+        }
+        for (size_t run = 1; run < seen.size(); ++run) {
+            QCOMPARE(seen[run].size(), seen[0].size());
+            for (size_t b = 0; b < seen[0].size(); ++b) {
+                QVERIFY(torch::equal(seen[run][b], seen[0][b]));
+            }
+        }
+    }
+
+    void theStageLineSaysWhatBounds()
+    {
+        InputTimings t;
+        QVERIFY(describeInputTimings(t, 1.0).empty()); // data on the device: no line
+        t.batches = 10;
+        t.decodeSeconds = 2.0; // 200 ms of work a batch, on 4 threads
+        t.decodeThreads = 4;
+        t.waitSeconds = 0.5;
+        t.copySeconds = 0.01;
+        t.augmentSeconds = 0.1;
+        QCOMPARE(QString::fromStdString(describeInputTimings(t, 4.0)),
+                 QStringLiteral("input: decode 50.0 ms/batch on 4 threads (200.0 ms of work), wait 50.0 ms/batch, "
+                                "copy 1.0 ms, augment 10.0 ms; step 339.0 ms; bound by input"));
+        t.waitSeconds = 0.1; // 2.5 % of the epoch: the device bounds it
+        QVERIFY(!inputBound(t, 4.0));
+        t.fromCache = true;
+        QVERIFY(QString::fromStdString(describeInputTimings(t, 4.0)).startsWith("input: cache read"));
+        QVERIFY(QString::fromStdString(describeInputTimings(t, 4.0)).endsWith("bound by device"));
     }
 };
 
