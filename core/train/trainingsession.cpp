@@ -253,7 +253,11 @@ void TrainingSession::State::buildBatchesAndStep()
         trainOptions.shardCount = communicator->worldSize();
     }
     trainOptions.mergeSmallRemainder = true;
-    trainOptions.decodeThreads = static_cast<int>(config.data.decodeThreads);
+    // Data-parallel ranks on one machine share its cores: each decodes on its share unless
+    // data.decode_threads says how many (ranks spread over several machines: set it).
+    trainOptions.decodeThreads =
+        config.data.decodeThreads > 0 ? static_cast<int>(config.data.decodeThreads)
+                                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / distributed.worldSize);
     trainOptions.caches =
         openDataCaches(config, data, control, [this](const std::string& line) { message(line); });
     const std::vector<PlannedBatch> plan = planEpochBatches(dataset.train.size(), trainOptions);

@@ -42,6 +42,16 @@ mkdir -p "$out" "$work"
     "$lbd" train --preset imagenet-lt --data-dir "$work/data" --device cuda:0 --epochs "$epochs" --out "$work/run-$mode" \
       --train-seed 0 --set train.eval_every=1 "${flag[@]}" 2>&1 | grep -E "input:|dataset cache|accuracy|images/s" | tail -12
   done
+  # Several GPUs (the issue's second bar): the synthetic rate on N GPUs and one epoch from the cache.
+  gpus=$(nvidia-smi -L | wc -l)
+  if [ "$gpus" -ge 2 ]; then
+    n=$(( gpus >= 4 ? 4 : 2 ))
+    "$lbd" bench --what train --arch resnet50 --particles 3 --image-size 224 --channels 3 --classes 1000 --batch 256 \
+      --gpus "$n" --no-straightforward --out "$out/bench-train-gpus$n.json" | tail -2
+    rm -rf "$work/run-gpus$n"
+    "$lbd" train --preset imagenet-lt --data-dir "$work/data" --gpus "$n" --epochs "$epochs" --out "$work/run-gpus$n" \
+      --train-seed 0 --cache --set "data.cache_dir=$work/cache" 2>&1 | grep -E "input:|images/s" | tail -6
+  fi
 } 2>&1 | tee "$out/pipeline.txt"
 
 python3 - "$out" "$work" <<'PY'
@@ -62,7 +72,10 @@ text = open(out + "/pipeline.txt").read()
 for key, pattern in (("cache_build_seconds", r"cache build seconds ([\d.]+)"), ("cache_bytes", r"cache bytes (\d+)")):
     match = re.search(pattern, text)
     doc[key] = float(match.group(1)) if match else None
-for mode in ("files", "cache"):
+import glob
+for extra in glob.glob(work + "/run-gpus*"):
+    doc.setdefault("modes", []).append(extra.rsplit("-", 1)[1])
+for mode in ["files", "cache"] + doc.get("modes", []):
     run = f"{work}/run-{mode}"
     entry = {}
     try:
@@ -72,6 +85,9 @@ for mode in ("files", "cache"):
         report = json.load(open(run + "/report.json"))
         entry["test_accuracy"] = report["evaluation"]["accuracy"]["accuracy"]
         entry["stages"] = [l.strip() for l in open(run + "/log.txt") if "input:" in l]
+        if mode.startswith("gpus"):
+            bench = json.load(open(f"{out}/bench-train-{mode}.json"))
+            entry["synthetic_images_per_second"] = max(r.get("images_per_second", 0) for r in bench["results"])
     except Exception as error:
         entry["error"] = str(error)
     doc["run_" + mode] = entry
@@ -82,7 +98,14 @@ for mode in ("files", "cache"):
         doc["run_" + mode]["steady_share_of_synthetic"] = round(rates[-1] / synthetic, 3)
 doc["bars"] = {"cache >= 0.90 of synthetic": (doc["run_cache"].get("steady_share_of_synthetic") or 0) >= 0.90,
                "files >= 0.70 of synthetic (target)": (doc["run_files"].get("steady_share_of_synthetic") or 0) >= 0.70}
+for mode in doc.get("modes", []):
+    rates = doc["run_" + mode].get("images_per_second") or []
+    n = int(mode[len("gpus"):])
+    if synthetic and rates:
+        share = round(rates[-1] / (n * synthetic), 3)
+        doc["run_" + mode]["steady_share_of_n_times_one_gpu_synthetic"] = share
+        doc["bars"][f"{n} GPUs from the cache >= 0.85 of {n} x one GPU's synthetic"] = share >= 0.85
 json.dump(doc, open(out + "/pipeline.json", "w"), indent=2)
 print(json.dumps({k: v for k, v in doc.items() if k not in ("pipeline_bench", "log")}, indent=2))
 PY
-tar -czf "$out/pipeline-runs.tar.gz" -C "$work" --exclude='*.pt' run-files run-cache 2>/dev/null || true
+tar -czf "$out/pipeline-runs.tar.gz" -C "$work" --exclude='*.pt' run-files run-cache $(cd "$work" && ls -d run-gpus* 2>/dev/null) 2>/dev/null || true
