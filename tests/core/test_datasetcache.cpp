@@ -16,8 +16,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <thread>
 
 using namespace lbd;
 
@@ -207,6 +210,63 @@ private slots:
             QFAIL("a flipped pixel was read");
         } catch (const InputError& error) {
             QVERIFY2(QString(error.what()).contains("image 1"), error.what());
+        }
+    }
+
+    // The runs of a study started together: one builds the cache, the others wait on its lock and
+    // read what it built.
+    void concurrentRunsBuildTheCacheOnce()
+    {
+        QTemporaryDir dir;
+        const auto paths = writeImages(dir.path(), std::vector<std::pair<int64_t, int64_t>>(12, {24, 24}), ".jpg");
+        const std::string cachePath = (dir.path() + "/c.lbdcache").toStdString();
+        std::mutex mutex;
+        std::vector<std::string> log;
+        std::vector<std::thread> runs;
+        for (int run = 0; run < 4; ++run) {
+            runs.emplace_back([&] {
+                openOrBuildDatasetCache(cachePath, sourceOf(paths), settings(24), [&](const std::string& line) {
+                    const std::lock_guard<std::mutex> lock(mutex);
+                    log.push_back(line);
+                });
+            });
+        }
+        for (auto& run : runs) {
+            run.join();
+        }
+        const auto count = [&](const char* text) {
+            return std::count_if(log.begin(), log.end(), [&](const std::string& l) { return l.find(text) != std::string::npos; });
+        };
+        QCOMPARE(count("built in"), 1);
+        QCOMPARE(count("read through a memory map"), 3);
+    }
+
+    // JPEG caches: smaller, and decoded again when read (close to the raw pixels, not equal).
+    void aJpegCacheIsSmallerAndClose()
+    {
+        QTemporaryDir dir;
+        const auto paths = writeImages(dir.path(), {{48, 64}, {64, 48}}, ".png");
+        const std::string raw = (dir.path() + "/raw.lbdcache").toStdString();
+        const std::string jpeg = (dir.path() + "/jpeg.lbdcache").toStdString();
+        CacheSettings jpegSettings = settings(64);
+        jpegSettings.format = CacheImageFormat::Jpeg;
+        buildDatasetCache(raw, paths, {0, 1}, {"a", "b"}, settings(64));
+        buildDatasetCache(jpeg, paths, {0, 1}, {"a", "b"}, jpegSettings);
+        const DatasetCache a(raw), b(jpeg);
+        QCOMPARE(b.format(), CacheImageFormat::Jpeg);
+        QVERIFY(b.fileBytes() < a.fileBytes() / 2);
+        for (int64_t i = 0; i < 2; ++i) {
+            const ImageFormat format{3, 32, 32}; // read at the run's size: resized on the way
+            std::vector<uint8_t> x(size_t(format.bytesPerImage())), y(x.size());
+            a.readImage(i, format, x.data());
+            b.readImage(i, format, y.data());
+            double difference = 0;
+            for (size_t p = 0; p < x.size(); ++p) {
+                difference += std::abs(int(x[p]) - int(y[p]));
+            }
+            // The test pattern's saw teeth are JPEG's worst case (chroma subsampled at quality 95:
+            // 5.2 levels on average here); swapped channels or a shifted image differ by tens.
+            QVERIFY2(difference / double(x.size()) < 8.0, qPrintable(QString::number(difference / double(x.size()))));
         }
     }
 
