@@ -27,6 +27,12 @@ struct Node {
 
 // State dicts nest two or three levels; this only stops cycles and hostile depth.
 constexpr int kMaxDepth = 64;
+// A ResNet-50 state dict's pickle makes about 5,000 objects and converts to as many values. The
+// limits stop a small hostile pickle from costing gigabytes: a million objects of ~250 bytes, and
+// a conversion budget, since a memoised tuple referenced twice at each of 60 levels would
+// otherwise expand into 2^60 values (or a long string into copies of itself).
+constexpr size_t kMaxObjects = size_t(1) << 20;
+constexpr size_t kMaxConvertedBytes = size_t(256) << 20;
 
 class Reader {
 public:
@@ -97,6 +103,9 @@ private:
 
     size_t make(Node node)
     {
+        if (m_nodes.size() >= kMaxObjects) {
+            fail(m_pos, "more than " + std::to_string(kMaxObjects) + " objects (not a state dict)");
+        }
         m_nodes.push_back(std::move(node));
         return m_nodes.size() - 1;
     }
@@ -383,12 +392,17 @@ private:
         fail(at, "refused to call " + function.s + " (only tensors, dicts and lists are read)");
     }
 
-    PickleValue convert(size_t index, int depth) const
+    PickleValue convert(size_t index, int depth)
     {
         if (depth > kMaxDepth) {
             throw std::runtime_error("pickle: nested deeper than " + std::to_string(kMaxDepth) + " levels (or a cycle)");
         }
         const Node& n = m_nodes[index];
+        m_converted += sizeof(PickleValue) + n.s.size() + n.tensor.sizes.size() * 16;
+        if (m_converted > kMaxConvertedBytes) {
+            throw std::runtime_error("pickle: expands to more than " + std::to_string(kMaxConvertedBytes >> 20)
+                                     + " MiB of values (objects shared many times over)");
+        }
         std::vector<PickleValue> items;
         for (const size_t k : n.items) {
             items.push_back(convert(k, depth + 1));
@@ -424,6 +438,7 @@ private:
     std::vector<size_t> m_stack;
     std::vector<size_t> m_marks;
     std::unordered_map<uint64_t, size_t> m_memo;
+    size_t m_converted = 0; // bytes of values made by convert()
 };
 
 } // namespace

@@ -161,6 +161,9 @@ TorchSaveReader::TorchSaveReader(const std::string& path, const std::string& wha
             }
         }
         const auto [data, size] = m_zip->reader.getRecord("data.pkl");
+        if (size > (size_t(64) << 20)) { // ResNet-50's is 39 KB: the tensors are records of their own
+            throw InputError(path + ": not " + what + " (its pickle is " + std::to_string(size >> 20) + " MiB)");
+        }
         m_root = readPickle(std::string(static_cast<const char*>(data.get()), size));
     } catch (const c10::Error& error) {
         throw InputError(path + ": not " + what + " (" + error.what_without_backtrace() + ")");

@@ -312,6 +312,13 @@ private slots:
         // A list appended to itself is a cycle: refused by the depth limit, no crash.
         QVERIFY(test::throwsErrorOf<std::runtime_error>([&] { readPickle(bytes({0x80, 2, ']', 'q', 0, 'h', 0, 'a', '.'})); },
                                                         {"deeper than"}, "runtime_error"));
+        // A tuple of itself twice, 60 levels deep: 2^60 values if expanded, refused by the budget.
+        std::string doubling = bytes({0x80, 2, ')'});
+        for (int level = 0; level < 60; ++level) {
+            doubling += bytes({'q', 0, 'h', 0, 0x86});
+        }
+        QVERIFY(test::throwsErrorOf<std::runtime_error>([&] { readPickle(doubling + "."); }, {"expands to more than"},
+                                                        "runtime_error"));
         // The memo shares objects as Python does: a dict filled after BINPUT is read filled.
         const std::string shared = bytes({0x80, 2, '}', 'q', 0, 'h', 0, 'X', 1, 0, 0, 0, 'k', 'K', 7, 's', 0x86, '.'});
         const PickleValue pair = readPickle(shared);
