@@ -373,6 +373,8 @@ void describe(InitialWeightsReport& report, const Source& source, const std::vec
         report.lines.push_back(std::to_string(shared) + " tensors into the shared stem and trunk (conv1, bn1 and the stages "
                                "before " + (stages.empty() ? "the particles" : stages.front().substr(0, stages.front().size() - 1)) + ")");
         report.lines.push_back(std::to_string(tiled) + " tensors of " + names + " copied into each of the " + m + " particles");
+        report.lines.push_back("names: layerS.B.convK.* -> layerS.B.convK.conv.*, layerS.B.bnK.* -> layerS.B.convK.bn.*, "
+                               "downsample.0/.1 -> downsample.conv/.bn, conv1 and bn1 as they are");
         const PickledTensor* fc = source.find("fc.weight");
         report.lines.push_back(std::string(fc ? "fc.weight " + shapeText(fc->sizes) + " and fc.bias" : "fc (absent)")
                                + " not loaded: replaced by the cosine classifier head.weight "
