@@ -4,6 +4,7 @@
 #   tools/fuzz/run.sh [SECONDS] [TARGET...]        (default 600 s, every target)
 # The committed seeds (tools/fuzz/corpus/<target>/) are read, never written: new inputs go to
 # $FUZZ_WORK/<target>/corpus, findings to $FUZZ_WORK/<target>/ (crash-*, leak-*, timeout-*, oom-*).
+# FUZZ_FLAGS adds libFuzzer flags (e.g. FUZZ_FLAGS=-max_len=65536 for inputs past 4,096 bytes).
 # Targets whose readers take paths write each input to a scratch folder on /dev/shm (tmpfs; else
 # /tmp; LBD_FUZZ_SCRATCH chooses), removed when the target exits (tools/fuzz/fuzzfile.h).
 # Prints one line per target (executions, seconds, findings) and exits 1 when anything was found.
@@ -30,10 +31,10 @@ run_one() {
   # detect_leaks stays on: the readers must not leak. -timeout: one input taking 10 s is a finding.
   nice -n 19 "$build/fuzz_$target" "$dir/corpus" "$here/corpus/$target" \
     -runs=1000000 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$dir/" >"$dir/log.txt" 2>&1 || true
+    -artifact_prefix="$dir/" ${FUZZ_FLAGS:-} >"$dir/log.txt" 2>&1 || true
 }
 export -f run_one
-export build work here seconds
+export build work here seconds FUZZ_FLAGS
 # The studies target resolves presets by name: the source tree's.
 export LBD_PRESETS_DIR="$root/resources/presets"
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_one {}'
