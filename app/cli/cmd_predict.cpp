@@ -5,6 +5,7 @@
 #include "core/infer/predictor.h"
 #include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
+#include "core/util/numbertext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -36,6 +37,7 @@ struct PredictOptions {
     std::vector<std::string> images;
     bool json = false;
     bool calibrate = false;
+    bool perParticle = false;
     std::string device = "cpu";
     std::optional<std::string> utilityText;
     std::optional<std::string> ruleText;
@@ -43,8 +45,21 @@ struct PredictOptions {
     int topK = 5;
 };
 
+// How the probabilities were calibrated: one T on pbar, or one T per particle.
+struct Calibration {
+    std::optional<double> temperature;
+    std::vector<double> particleTemperatures;
+
+    bool any() const { return temperature || !particleTemperatures.empty(); }
+    nlohmann::json json() const
+    {
+        return temperature ? nlohmann::json(*temperature)
+                           : particleTemperatures.empty() ? nlohmann::json(nullptr) : nlohmann::json(particleTemperatures);
+    }
+};
+
 nlohmann::json predictionJson(const Prediction& p, const std::string& path, const std::vector<std::string>& names,
-                              std::optional<double> temperature)
+                              const Calibration& calibration)
 {
     nlohmann::json top = nlohmann::json::array();
     for (const auto& [cls, probability] : p.topK) {
@@ -59,9 +74,10 @@ nlohmann::json predictionJson(const Prediction& p, const std::string& path, cons
             {"deferred", p.deferred},
             {"rule", decisionRuleName(p.rule)},
             {"top", top},
-            // With --calibrate: pbar = softmax(log pbar / T), T from the run's temperature.json.
+            // With --calibrate: pbar = softmax(log pbar / T), T from the run's temperature.json;
+            // with --per-particle too, the mean of softmax(log p_j / T_j) ("temperature" a list).
             {"probabilities", p.meanProbabilities},
-            {"temperature", temperature ? nlohmann::json(*temperature) : nlohmann::json(nullptr)},
+            {"temperature", calibration.json()},
             {"particle_probabilities", p.particleProbabilities},
             {"total_uncertainty", p.uncertainty.total},
             {"aleatoric", p.uncertainty.aleatoric},
@@ -72,7 +88,7 @@ nlohmann::json predictionJson(const Prediction& p, const std::string& path, cons
 }
 
 void printPrediction(const Prediction& p, const std::string& path, const std::vector<std::string>& names,
-                     std::optional<double> temperature)
+                     const Calibration& calibration)
 {
     if (p.deferred) {
         std::printf("%s\n  decision (%s): deferred (confidence %.4f < r = %g; would be %s)   argmax: %s\n", path.c_str(),
@@ -82,8 +98,15 @@ void printPrediction(const Prediction& p, const std::string& path, const std::ve
         std::printf("%s\n  decision (%s): %s   argmax: %s\n", path.c_str(), decisionRuleName(p.rule).c_str(),
                     names[p.decidedClass].c_str(), names[p.argmaxClass].c_str());
     }
-    if (temperature) {
-        std::printf("  calibrated probabilities: softmax(log pbar / T), T = %.4g (fitted on validation)\n", *temperature);
+    if (calibration.temperature) {
+        std::printf("  calibrated probabilities: softmax(log pbar / T), T = %.4g (fitted on validation)\n",
+                    *calibration.temperature);
+    } else if (calibration.any()) {
+        std::string list;
+        for (const double t : calibration.particleTemperatures) {
+            list += (list.empty() ? "" : ", ") + numberText(t, 4);
+        }
+        std::printf("  calibrated per particle: mean of softmax(log p_j / T_j), T = %s (fitted on validation)\n", list.c_str());
     }
     for (const auto& [cls, probability] : p.topK) {
         std::printf("    %-24s %6.2f%%\n", names[cls].c_str(), 100.0 * probability);
@@ -136,9 +159,19 @@ int runPredict(const PredictOptions& o)
     }
     // Checked before any image: a missing temperature.json or a per-particle rule is the
     // command's error, not each image's.
-    std::optional<double> temperature;
-    if (o.calibrate) {
-        temperature = predictionTemperature(o.run);
+    Calibration calibration;
+    if (o.perParticle && !o.calibrate) {
+        throw InputError("--per-particle is an option of --calibrate");
+    }
+    if (o.perParticle) {
+        calibration.particleTemperatures = runParticleTemperatures(o.run).temperatures();
+        if (static_cast<int64_t>(calibration.particleTemperatures.size()) != predictor.particleCount()) {
+            throw InputError(o.run + "/" + kParticleTemperatureFileName + " has "
+                             + std::to_string(calibration.particleTemperatures.size()) + " temperatures for "
+                             + std::to_string(predictor.particleCount()) + " particles");
+        }
+    } else if (o.calibrate) {
+        calibration.temperature = predictionTemperature(o.run);
         if (!ruleTakesCalibration(predictor.rule())) {
             throw InputError("--calibrate: the " + decisionRuleName(predictor.rule())
                              + " rule decides from each particle, and the temperature scales pbar; use --rule expected or "
@@ -151,13 +184,17 @@ int runPredict(const PredictOptions& o)
     for (const std::string& path : o.images) {
         try {
             Prediction p = predictor.predictFile(path, o.topK);
-            if (temperature) {
-                p = calibratedPrediction(p, *temperature, predictor.utility(), predictor.rule(), predictor.deferUtility());
+            if (calibration.temperature) {
+                p = calibratedPrediction(p, *calibration.temperature, predictor.utility(), predictor.rule(),
+                                         predictor.deferUtility());
+            } else if (calibration.any()) {
+                p = particleCalibratedPrediction(p, calibration.particleTemperatures, predictor.utility(), predictor.rule(),
+                                                 predictor.deferUtility());
             }
             if (o.json) {
-                out.push_back(predictionJson(p, path, names, temperature));
+                out.push_back(predictionJson(p, path, names, calibration));
             } else {
-                printPrediction(p, path, names, temperature);
+                printPrediction(p, path, names, calibration);
             }
         } catch (const InputError& error) {
             ++failures;
@@ -185,6 +222,9 @@ Command addPredictCommand(CLI::App& lbd)
     c->add_flag("--calibrate", o->calibrate,
                 "decide with calibrated probabilities, softmax(log pbar / T), T from the run's temperature.json (fitted on "
                 "the validation split by lbd eval RUN --calibrate); expected and argmax rules");
+    c->add_flag("--per-particle", o->perParticle,
+                "with --calibrate: one T per particle, softmax(log p_j / T_j), fitted on the validation split the first "
+                "time (particle_temperatures.json); every rule");
     c->add_option("--top", o->topK, "classes listed per image (1..1000)")->check(CLI::Range(1, 1000));
     c->add_option("--utility", o->utilityText, "decision utility: onehot, tail:<c> or a file (default: the run's)")
         ->type_name("onehot|tail:<c>|FILE");

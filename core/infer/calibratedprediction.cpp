@@ -1,7 +1,10 @@
 #include "core/infer/calibratedprediction.h"
 
 #include "core/eval/decisions.h"
+#include "core/eval/particletemperature.h"
 #include "core/eval/temperature.h"
+#include "core/eval/uncertainty.h"
+#include "core/infer/runresults.h"
 #include "core/util/error.h"
 #include "core/util/numbertext.h"
 
@@ -18,23 +21,18 @@ bool ruleTakesCalibration(DecisionRule rule)
     return rule == DecisionRule::Expected || rule == DecisionRule::Argmax;
 }
 
-Prediction calibratedPrediction(const Prediction& raw, double temperature, const UtilityMatrix& utility,
-                                DecisionRule rule, std::optional<double> deferUtility)
+namespace {
+
+// `raw` decided again on `particles` ([M, 1, C] doubles): pbar, top-k, argmax, the decision, its
+// scores and confidence, and defer.
+Prediction redecided(const Prediction& raw, const torch::Tensor& particles, const UtilityMatrix& utility, DecisionRule rule,
+                     std::optional<double> deferUtility)
 {
-    if (!(std::isfinite(temperature) && temperature > 0.0)) {
-        throw InputError("calibrated probabilities: the temperature must be a finite number above 0 (got "
-                         + numberText(temperature) + ")");
-    }
-    if (!ruleTakesCalibration(rule)) {
-        throw InputError("calibrated probabilities: the " + decisionRuleName(rule) + " rule decides from each particle, "
-                         "and the temperature scales pbar (softmax(log pbar / T)); use expected or argmax");
-    }
-    const auto classes = static_cast<int64_t>(raw.meanProbabilities.size());
+    const int64_t classes = particles.size(2);
     Prediction p = raw;
-    p.meanProbabilities = temperatureScaled(raw.meanProbabilities, classes, temperature);
-    // One "particle", the calibrated pbar: what evaluateCalibrated decides too.
-    const torch::Tensor pbar = torch::tensor(p.meanProbabilities, torch::kDouble).view({1, 1, classes});
-    const Decisions decided = decide(pbar, utility, rule, deferUtility);
+    const torch::Tensor mean = particles.mean(0)[0].contiguous();
+    p.meanProbabilities.assign(mean.data_ptr<double>(), mean.data_ptr<double>() + classes);
+    const Decisions decided = decide(particles, utility, rule, deferUtility);
 
     std::vector<int64_t> order(static_cast<size_t>(classes));
     std::iota(order.begin(), order.end(), int64_t(0));
@@ -59,6 +57,45 @@ Prediction calibratedPrediction(const Prediction& raw, double temperature, const
     return p;
 }
 
+} // namespace
+
+Prediction calibratedPrediction(const Prediction& raw, double temperature, const UtilityMatrix& utility,
+                                DecisionRule rule, std::optional<double> deferUtility)
+{
+    if (!(std::isfinite(temperature) && temperature > 0.0)) {
+        throw InputError("calibrated probabilities: the temperature must be a finite number above 0 (got "
+                         + numberText(temperature) + ")");
+    }
+    if (!ruleTakesCalibration(rule)) {
+        throw InputError("calibrated probabilities: the " + decisionRuleName(rule) + " rule decides from each particle, "
+                         "and the temperature scales pbar (softmax(log pbar / T)); use expected or argmax");
+    }
+    const auto classes = static_cast<int64_t>(raw.meanProbabilities.size());
+    // One "particle", the calibrated pbar: what evaluateCalibrated decides too.
+    const std::vector<double> scaled = temperatureScaled(raw.meanProbabilities, classes, temperature);
+    return redecided(raw, torch::tensor(scaled, torch::kDouble).view({1, 1, classes}), utility, rule, deferUtility);
+}
+
+Prediction particleCalibratedPrediction(const Prediction& raw, const std::vector<double>& temperatures,
+                                        const UtilityMatrix& utility, DecisionRule rule, std::optional<double> deferUtility)
+{
+    const auto particles = static_cast<int64_t>(raw.particleProbabilities.size());
+    const auto classes = static_cast<int64_t>(raw.meanProbabilities.size());
+    std::vector<double> flat;
+    for (const std::vector<double>& row : raw.particleProbabilities) {
+        flat.insert(flat.end(), row.begin(), row.end());
+    }
+    const std::vector<double> scaled = particleTemperatureScaled(flat, particles, classes, temperatures);
+    const torch::Tensor tensor = torch::tensor(scaled, torch::kDouble).view({particles, 1, classes});
+    Prediction p = redecided(raw, tensor, utility, rule, deferUtility);
+    for (int64_t j = 0; j < particles; ++j) {
+        const auto begin = scaled.begin() + static_cast<std::ptrdiff_t>(j * classes);
+        p.particleProbabilities[static_cast<size_t>(j)].assign(begin, begin + static_cast<std::ptrdiff_t>(classes));
+    }
+    p.uncertainty = computeUncertainty(tensor).image(0); // the particles changed: so do their disagreement and entropies
+    return p;
+}
+
 double predictionTemperature(const std::string& runDirectory)
 {
     const std::optional<TemperatureFit> fit = loadTemperature(runDirectory);
@@ -68,6 +105,26 @@ double predictionTemperature(const std::string& runDirectory)
                          + " --calibrate); it is never fitted on the test set or on the images being classified");
     }
     return fit->temperature;
+}
+
+ParticleTemperatureFit runParticleTemperatures(const std::string& runDirectory)
+{
+    if (auto fit = loadParticleTemperatures(runDirectory)) {
+        return *fit;
+    }
+    const RunResults test = loadRunResults(runDirectory, ResultSplit::Test);
+    if (!test.hasValidation) {
+        throw InputError(runDirectory + ": no validation split, so no per-particle temperatures can be fitted (they are "
+                                        "never fitted on the test set); train with --val-fraction or a validation list");
+    }
+    const RunResults validation = loadRunResults(runDirectory, ResultSplit::Validation);
+    const std::vector<double> probabilities(validation.probabilities.begin(), validation.probabilities.end());
+    ParticleTemperatureFit fit = fitParticleTemperatures(probabilities, validation.particles, validation.labels, validation.classes);
+    for (TemperatureFit& one : fit.particles) {
+        one.split = resultSplitName(ResultSplit::Validation);
+    }
+    saveParticleTemperatures(fit, runDirectory);
+    return fit;
 }
 
 } // namespace lbd

@@ -5,11 +5,13 @@
 // into softmax(log pbar / T) before the decision and its confidence, exactly as the Decision lab
 // and `lbd eval --calibrate` do (core/infer/runtuning.h: the calibrated pbar as one particle).
 #include "core/eval/decisionrule.h"
+#include "core/eval/particletemperature.h"
 #include "core/infer/prediction.h"
 #include "core/lbd/utilitymatrix.h"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace lbd {
 
@@ -20,6 +22,18 @@ namespace lbd {
 // decide from each particle (one T on pbar does not describe them; use expected or argmax).
 Prediction calibratedPrediction(const Prediction& raw, double temperature, const UtilityMatrix& utility,
                                 DecisionRule rule, std::optional<double> deferUtility = std::nullopt);
+
+// Per particle (issue 29 item 3): particle j's distribution becomes softmax(log p_j / T_j), pbar
+// their mean, the uncertainties are recomputed, and every rule decides from the calibrated
+// particles. InputError when the temperatures are not one per particle or not above 0.
+Prediction particleCalibratedPrediction(const Prediction& raw, const std::vector<double>& temperatures,
+                                        const UtilityMatrix& utility, DecisionRule rule,
+                                        std::optional<double> deferUtility = std::nullopt);
+
+// RUN_DIR/particle_temperatures.json, or, when it is missing, the temperatures fitted on the
+// run's validation split (and saved there). InputError naming the run when it has no validation
+// split: they are never fitted on the test set.
+ParticleTemperatureFit runParticleTemperatures(const std::string& runDirectory);
 
 // Whether `rule` can decide calibrated probabilities (expected and argmax).
 bool ruleTakesCalibration(DecisionRule rule);

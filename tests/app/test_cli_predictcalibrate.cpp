@@ -13,6 +13,10 @@ namespace {
 const QByteArray kTemperatureFile = "{\"temperature\": 2.5, \"definition\": \"calibrated pbar = softmax(log pbar / T)\", "
                                     "\"fitted_on\": \"validation\", \"images\": 10, \"nll_before\": 1.2, "
                                     "\"nll_after\": 1.1}\n";
+// Per particle (item 3): T_1 = 8 softens particle 1 (the tiny run is very sure), T_2 = 0.5 sharpens particle 2.
+const QByteArray kParticleFile = "{\"fitted_on\": \"validation\", \"images\": 10, \"particles\": ["
+                                 "{\"temperature\": 8.0, \"nll_before\": 1.0, \"nll_after\": 0.9}, "
+                                 "{\"temperature\": 0.5, \"nll_before\": 1.0, \"nll_after\": 0.9}]}\n";
 } // namespace
 
 class TestCliPredictCalibrate final : public CliTest {
@@ -132,6 +136,83 @@ private slots:
         EXPECT_EXIT(result, args, 2);
         EXPECT_MENTIONS(result.err, QStringLiteral("mean-logit"), result, args);
         EXPECT_MENTIONS(result.err, QStringLiteral("expected"), result, args);
+    }
+
+    // One T per particle: each particle's distribution is p_j^(1/T_j) / sum (by hand), pbar their
+    // mean, and every rule works (mean-logit decides from the calibrated particles). Without a
+    // validation split and no file there is nothing to fit on: a clear error.
+    void perParticleTemperatures()
+    {
+        const QStringList needs = {QStringLiteral("predict"), m_run, m_image, QStringLiteral("--per-particle")};
+        const Result alone = runLbd(needs);
+        EXPECT_EXIT(alone, needs, 2);
+        EXPECT_MENTIONS(alone.err, QStringLiteral("option of --calibrate"), alone, needs);
+        QFile::remove(m_run + QStringLiteral("/particle_temperatures.json"));
+        const QStringList noSplit = needs + QStringList{QStringLiteral("--calibrate")};
+        const Result refused = runLbd(noSplit);
+        EXPECT_EXIT(refused, noSplit, 2);
+        EXPECT_MENTIONS(refused.err, QStringLiteral("no validation split"), refused, noSplit);
+
+        QVERIFY(writeFile(m_run + QStringLiteral("/particle_temperatures.json"), kParticleFile));
+        const QStringList flags = {QStringLiteral("--rule"), QStringLiteral("mean-logit")};
+        const QJsonObject plain = predictJson(flags);
+        const QJsonObject calibrated = predictJson(flags + QStringList{QStringLiteral("--calibrate"), QStringLiteral("--per-particle")});
+        const QJsonArray temperatures = calibrated.value(QStringLiteral("temperature")).toArray();
+        QCOMPARE(temperatures.size(), 2);
+        QCOMPARE(temperatures.at(1).toDouble(), 0.5);
+        const QJsonArray before = plain.value(QStringLiteral("particle_probabilities")).toArray();
+        const QJsonArray after = calibrated.value(QStringLiteral("particle_probabilities")).toArray();
+        std::vector<double> mean(4, 0.0);
+        double moved = 0.0;
+        for (int j = 0; j < 2; ++j) {
+            const std::vector<double> p = numbers(before.at(j));
+            const std::vector<double> q = numbers(after.at(j));
+            const double t = j == 0 ? 8.0 : 0.5;
+            double norm = 0.0;
+            for (double v : p) {
+                norm += std::pow(std::max(v, 1e-12), 1.0 / t);
+            }
+            for (size_t k = 0; k < 4; ++k) {
+                const double expected = std::pow(std::max(p[k], 1e-12), 1.0 / t) / norm;
+                QVERIFY2(std::abs(q[k] - expected) < 1e-9, qPrintable(QStringLiteral("particle %1 class %2: %3 vs %4").arg(j).arg(k).arg(q[k]).arg(expected)));
+                mean[k] += 0.5 * q[k];
+                moved = std::max(moved, std::abs(q[k] - p[k]));
+            }
+        }
+        QVERIFY2(moved > 1e-4, qPrintable(QString::number(moved)));
+        const std::vector<double> pbar = numbers(calibrated.value(QStringLiteral("probabilities")));
+        for (size_t k = 0; k < 4; ++k) {
+            QVERIFY(std::abs(pbar[k] - mean[k]) < 1e-9);
+        }
+        QCOMPARE(calibrated.value(QStringLiteral("rule")).toString(), QStringLiteral("mean-logit"));
+    }
+
+    // A run with a validation split: the first --per-particle fits one T per particle there (not
+    // on the 40 test images) and keeps them; the second reads the same file.
+    void perParticleTemperaturesAreFittedOnValidation()
+    {
+        const QString run = path(QStringLiteral("run-validation"));
+        const QStringList train = {QStringLiteral("train"), QStringLiteral("--config"), path(QStringLiteral("tiny.json")),
+                                   QStringLiteral("--val-fraction"), QStringLiteral("0.25"), QStringLiteral("--out"), run,
+                                   QStringLiteral("--quiet")};
+        const Result trained = runLbd(train);
+        EXPECT_EXIT(trained, train, 0);
+        const QStringList args = {QStringLiteral("predict"), run, m_image, QStringLiteral("--calibrate"),
+                                  QStringLiteral("--per-particle"), QStringLiteral("--json")};
+        const Result first = runLbd(args);
+        EXPECT_EXIT(first, args, 0);
+        const QString file = run + QStringLiteral("/particle_temperatures.json");
+        const QByteArray saved = readFile(file);
+        QString error;
+        const QJsonObject fit = parseJson(QString::fromUtf8(saved), &error).object();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(fit.value(QStringLiteral("fitted_on")).toString(), QStringLiteral("validation"));
+        QVERIFY(fit.value(QStringLiteral("images")).toInt() > 0 && fit.value(QStringLiteral("images")).toInt() < 40);
+        QCOMPARE(fit.value(QStringLiteral("particles")).toArray().size(), 2);
+        const Result second = runLbd(args);
+        EXPECT_EXIT(second, args, 0);
+        QCOMPARE(readFile(file), saved);
+        QCOMPARE(second.out, first.out);
     }
 };
 
