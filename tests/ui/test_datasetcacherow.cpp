@@ -119,6 +119,27 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(row.statusText().contains("img3.png"), 20000);
     }
 
+    // A build that fails (an image that does not decode) says why in the row, the button back.
+    void aFailedBuildSaysWhy()
+    {
+        QTemporaryDir dir;
+        const lbd::DataSpec spec = writeListData(dir.path(), 24);
+        QFile broken(dir.path() + "/img5.png");
+        QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        broken.write("not a png at all, just text of some length to pass the size checks");
+        broken.close();
+        DatasetCacheRow row;
+        row.setSpec(spec);
+        auto* build = row.findChild<QPushButton*>(QStringLiteral("buildDatasetCache"));
+        QTRY_VERIFY_WITH_TIMEOUT(build->isEnabled(), 20000);
+        QSignalSpy finished(&row, &DatasetCacheRow::buildFinished);
+        build->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QCOMPARE(finished.front().at(0).toBool(), false);
+        QVERIFY2(row.statusText().contains("not built") && row.statusText().contains("img5.png"), qPrintable(row.statusText()));
+        QVERIFY(build->isEnabled());
+    }
+
     void theHeaderSaysWhatBoundsTheRun()
     {
         ProgressPanel panel;

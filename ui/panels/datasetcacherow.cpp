@@ -148,8 +148,13 @@ void DatasetCacheRow::startBuild()
         m_progressTimer.stop();
         m_progress->setVisible(false);
         m_buildState.reset();
+        if (ok) {
+            refresh();
+        } else { // an unreadable image, a full disk, a stop: said where the status is, the button back
+            m_build->setEnabled(true);
+            setStatus(tr("Cache: not built: %1").arg(message));
+        }
         emit buildFinished(ok, message);
-        refresh();
     };
     m_buildRequest.start(
         [state, spec, directory] {
