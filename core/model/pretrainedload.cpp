@@ -351,9 +351,11 @@ bool sameClasses(const Source& source, const std::vector<std::string>& className
     return weight && weight->sizes == head.sizes().vec() && !classNames.empty() && source.classNames == classNames;
 }
 
-void describe(InitialWeightsReport& report, const Source& source, const std::vector<Planned>& planned, ParticleModelImpl& model)
+// `particles`: the count to state (checkInitialWeights may check with fewer).
+void describe(InitialWeightsReport& report, const Source& source, const std::vector<Planned>& planned, ParticleModelImpl& model,
+              int64_t particles)
 {
-    const std::string m = std::to_string(model.particleCount());
+    const std::string m = std::to_string(particles);
     int64_t shared = 0, tiled = 0;
     for (const Planned& p : planned) {
         (p.fit == Fit::Tiled ? tiled : shared) += 1;
@@ -378,13 +380,14 @@ void describe(InitialWeightsReport& report, const Source& source, const std::vec
         const PickledTensor* fc = source.find("fc.weight");
         report.lines.push_back(std::string(fc ? "fc.weight " + shapeText(fc->sizes) + " and fc.bias" : "fc (absent)")
                                + " not loaded: replaced by the cosine classifier head.weight "
-                               + shapeText(model.classifierWeights().sizes().vec()) + ", randomly initialised");
+                               + shapeText({particles, model.numClasses(), model.featureDim()}) + ", randomly initialised");
     } else {
         report.lines.push_back(std::to_string(shared) + " tensors loaded, every layer below the classifier");
     }
 }
 
-InitialWeightsReport apply(const std::string& path, ParticleModelImpl& model, const std::vector<std::string>& classNames, bool copy)
+InitialWeightsReport apply(const std::string& path, ParticleModelImpl& model, const std::vector<std::string>& classNames, bool copy,
+                           int64_t statedParticles)
 {
     const std::string file = resolveFile(path);
     std::unique_ptr<TorchSaveReader> reader;
@@ -422,7 +425,7 @@ InitialWeightsReport apply(const std::string& path, ParticleModelImpl& model, co
             head.copy_(sourceTensor(reader.get(), source, "head.weight"));
         }
     }
-    describe(report, source, planned, model);
+    describe(report, source, planned, model, statedParticles);
     if (!source.torchvision) {
         report.lines.push_back(keepHead ? "head.weight loaded too: the file's classes are this data's"
                                         : "head.weight re-initialised: the file's " + std::to_string(source.classNames.size())
@@ -437,14 +440,24 @@ InitialWeightsReport apply(const std::string& path, ParticleModelImpl& model, co
 InitialWeightsReport loadInitialWeights(const std::string& path, ParticleModelImpl& model,
                                         const std::vector<std::string>& classNames)
 {
-    return apply(path, model, classNames, true);
+    return apply(path, model, classNames, true, model.particleCount());
 }
 
 InitialWeightsReport checkInitialWeights(const std::string& path, const ModelSpec& spec,
                                          const std::vector<std::string>& classNames)
 {
-    ParticleModel model = makeParticleModel(spec);
-    return apply(path, *model, classNames, false);
+    // A torchvision file fits M particles exactly when it fits two (each per-particle tensor is the
+    // file's tensor M times over): the check builds two, not M ResNet-50 branches (32 would be
+    // 3 GB and many seconds on the GUI thread).
+    ModelSpec built = spec;
+    if (spec.arch == "resnet50" && spec.particles > 2 && !isLibTorchArchive(resolveFile(path))) {
+        const TorchSaveReader reader(resolveFile(path), "a state dict", kMaxInitFileBytes);
+        if (readSource(reader, resolveFile(path)).torchvision) {
+            built.particles = 2;
+        }
+    }
+    ParticleModel model = makeParticleModel(built);
+    return apply(path, *model, classNames, false, spec.particles);
 }
 
 } // namespace lbd

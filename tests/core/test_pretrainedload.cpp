@@ -157,6 +157,15 @@ private slots:
             QVERIFY2(all.find(fragment) != std::string::npos, fragment);
         }
         QVERIFY(torch::equal(model->classifierWeights(), head)); // the classifier keeps its initialisation
+
+        // The GUI's check of 8 particles builds two (each fits as the other) and states eight.
+        const InitialWeightsReport checked = checkInitialWeights(file("resnet50_state_dict.pt"), resnet50Spec(8));
+        std::string text;
+        for (const auto& line : checked.lines) {
+            text += line + "\n";
+        }
+        QVERIFY2(text.find("copied into each of the 8 particles") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("head.weight [8, 5, 2048]") != std::string::npos, text.c_str());
     }
 
     void refusesMissingMisshapedAndUnknownKeys()
