@@ -132,6 +132,21 @@ private slots:
         }
     }
 
+    void pytorch2xLayout()
+    {
+        // PyTorch 2.x's records (byteorder, .data/serialization_id, the archive named after the
+        // file), made from the 1.13 file: read alike; a big-endian byteorder is refused.
+        torch::manual_seed(1);
+        ParticleModel model = makeParticleModel(resnet50Spec(2));
+        loadInitialWeights(file("layout_2x.pt"), *model, {});
+        model->eval();
+        torch::NoGradGuard noGrad;
+        const torch::Tensor features = model->forwardWithFeatures(readTensor(file("input.pt"))).features;
+        QVERIFY(relativeDeviation(features[1], readTensor(file("features.pt"))) < kTolerance);
+        QVERIFY(test::throwsInputError([&] { loadInitialWeights(file("big_endian.pt"), *model, {}); },
+                                       {"big_endian.pt", "other byte order"}));
+    }
+
     void greyModelSumsConv1()
     {
         // conv1 summed over the 3 input channels: a grey image gives what torchvision gives for the

@@ -13,15 +13,28 @@ No download (there is no internet on the CI machines): weights=None.
 
 writes DIR/resnet50_state_dict.pt, DIR/input.pt ([B, 3, S, S] float32), DIR/features.pt
 ([B, 2048] float32), DIR/grey_input.pt ([B, 1, S, S], the first channel) and DIR/grey_features.pt
-(the features of that grey batch repeated over 3 channels), each saved with torch.save (zip).
+(the features of that grey batch repeated over 3 channels), each saved with torch.save (zip), and
+DIR/layout_2x.pt, DIR/big_endian.pt: the state dict in PyTorch 2.x's archive layout (write_2x_layout).
 """
 
 import argparse
 import os
 import sys
+import zipfile
 
 import torch
 import torchvision
+
+
+def write_2x_layout(source, target, byteorder):
+    """The same state dict with the records PyTorch 2.x's torch.save adds (there is no 2.x here):
+    <archive>/byteorder (2.1+) and <archive>/.data/serialization_id (2.0+), under another archive
+    name (2.x names the folder after the file). Stored uncompressed, as torch.save does."""
+    with zipfile.ZipFile(source) as z_in, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as z_out:
+        for name in z_in.namelist():
+            z_out.writestr("layout_2x/" + name.split("/", 1)[1], z_in.read(name))
+        z_out.writestr("layout_2x/byteorder", byteorder)
+        z_out.writestr("layout_2x/.data/serialization_id", "1234567890")
 
 
 def main():
@@ -64,6 +77,8 @@ def main():
     torch.save(grey_features, os.path.join(args.out, "grey_features.pt"))
     torch.save(x, os.path.join(args.out, "input.pt"))
     torch.save(features, os.path.join(args.out, "features.pt"))
+    write_2x_layout(os.path.join(args.out, "resnet50_state_dict.pt"), os.path.join(args.out, "layout_2x.pt"), "little")
+    write_2x_layout(os.path.join(args.out, "resnet50_state_dict.pt"), os.path.join(args.out, "big_endian.pt"), "big")
     print(f"torch {torch.__version__}, torchvision {torchvision.__version__}: "
           f"{len(model.state_dict())} keys, features {tuple(features.shape)}, "
           f"|features| mean {features.abs().mean().item():.4f}")
