@@ -7,6 +7,7 @@
 #include "core/data/datacaches.h"
 #include "core/data/datasetcachestore.h"
 #include "core/train/runsroot.h"
+#include "core/util/error.h"
 #include "core/train/configjson.h"
 #include "core/data/regions.h"
 
@@ -27,6 +28,7 @@ struct CacheOptions {
     ConfigFlags flags;
     int64_t maxSide = 0;
     std::string format = "raw";
+    int quality = 0; // 0: not given (95 for JPEG)
     std::string directory;
     int threads = 0;
 };
@@ -76,6 +78,12 @@ int runDataCache(const CacheOptions& o)
     DataCacheChoice choice;
     choice.maxSide = o.maxSide;
     choice.format = o.format == "jpeg" ? CacheImageFormat::Jpeg : CacheImageFormat::Raw;
+    if (o.quality != 0 && choice.format != CacheImageFormat::Jpeg) {
+        throw InputError("--quality " + std::to_string(o.quality) + " is for --format jpeg: a raw cache stores the pixels as they are");
+    }
+    if (o.quality != 0) {
+        choice.jpegQuality = o.quality;
+    }
     if (o.maxSide > 0 && o.maxSide != spec.imageSize) {
         std::printf("note: runs read the cache of max side --image-size (%lld); this one (%lld) is for --image-size %lld\n",
                     static_cast<long long>(spec.imageSize), static_cast<long long>(o.maxSide),
@@ -174,6 +182,9 @@ Command addDataCommand(CLI::App& lbd)
     choices(cache->add_option("--format", o->cache.format, "raw uint8 pixels, or JPEG re-encoded (smaller; decoded again "
                                                            "each epoch)"),
             {"raw", "jpeg"});
+    cache->add_option("--quality", o->cache.quality,
+                      "JPEG caches: the re-encoding's quality, 1..100 (default 95; lower is smaller and loses more detail)")
+        ->check(CLI::Range(1, 100));
     cache->add_option("--cache-dir", o->cache.directory,
                       "the caches' folder (default: 'cache' beside the runs folder, ~/LBDStudio/cache)")
         ->type_name("DIR");

@@ -96,6 +96,7 @@ int64_t buildDataCaches(const DataSpec& spec, const std::string& directory,
         settings.maxSide = choice.maxSide;
     }
     settings.format = choice.format;
+    settings.jpegQuality = choice.jpegQuality;
     if (data.streamed.empty()) {
         log(data.raw.name.empty() ? std::string("nothing to cache: the data set is held in memory")
                                   : data.raw.name + ": nothing to cache: its images are held in memory (under "

@@ -32,6 +32,7 @@ DataCacheReport dataCacheReport(const DataSpec& spec, const std::string& directo
 struct DataCacheChoice {
     int64_t maxSide = 0;
     CacheImageFormat format = CacheImageFormat::Raw;
+    int jpegQuality = 95; // JPEG caches only
 };
 
 // Builds (or rebuilds where out of date) the caches of the streamed splits; progress(split, done,

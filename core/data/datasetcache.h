@@ -29,6 +29,7 @@ struct CacheSettings {
     int64_t maxSide = 256;   // longest side of a stored image (smaller images are kept as they are)
     int64_t channels = 3;    // 1 or 3: the split's channels
     CacheImageFormat format = CacheImageFormat::Raw;
+    int jpegQuality = 95;    // JPEG caches: the re-encoding's quality, 1..100 (95: OpenCV's imwrite default)
     int threads = 0;         // decoding threads while building (0: every core)
 };
 

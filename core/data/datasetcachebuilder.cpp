@@ -36,9 +36,8 @@ struct EncodedImage {
     uint32_t width = 0;
 };
 
-// Decodes `path` at its cached size; JPEG caches re-encode it (the decoder's writer, its default
-// quality) through a temporary file of this thread's own.
-EncodedImage encodeImage(const std::string& path, const CacheSettings& settings, const std::string& scratchJpeg)
+// Decodes `path` at its cached size; JPEG caches re-encode it in memory at settings.jpegQuality.
+EncodedImage encodeImage(const std::string& path, const CacheSettings& settings)
 {
     const std::vector<uint8_t> head = readFileHead(path, static_cast<size_t>(kImageHeaderBytes));
     const auto header = parseImageHeader(head.data(), head.size());
@@ -54,25 +53,22 @@ EncodedImage encodeImage(const std::string& path, const CacheSettings& settings,
     image.bytes.resize(static_cast<size_t>(format.bytesPerImage()));
     decodeImageFile(path, format, image.bytes.data());
     if (settings.format == CacheImageFormat::Jpeg) {
-        writeImageFile(scratchJpeg, image.bytes.data(), format);
-        std::ifstream in(scratchJpeg, std::ios::binary);
-        image.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        image.bytes = encodeJpeg(image.bytes.data(), format, settings.jpegQuality, path);
     }
     return image;
 }
 
 // Decodes images [first, first + count) of `paths` into `out` on `threads` threads.
 void encodeBlock(const std::vector<std::string>& paths, int64_t first, int64_t count, const CacheSettings& settings,
-                 int threads, const std::string& scratchStem, std::vector<EncodedImage>& out)
+                 int threads, std::vector<EncodedImage>& out)
 {
     std::atomic<int64_t> next{0};
     std::exception_ptr error;
     std::mutex errorMutex;
-    const auto work = [&](int worker) {
-        const std::string scratch = scratchStem + "-" + std::to_string(worker) + ".jpg";
+    const auto work = [&] {
         for (int64_t i = next++; i < count; i = next++) {
             try {
-                out[size_t(i)] = encodeImage(paths[size_t(first + i)], settings, scratch);
+                out[size_t(i)] = encodeImage(paths[size_t(first + i)], settings);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(errorMutex);
                 if (!error) {
@@ -81,14 +77,12 @@ void encodeBlock(const std::vector<std::string>& paths, int64_t first, int64_t c
                 next = count;
             }
         }
-        std::error_code ignored;
-        std::filesystem::remove(scratch, ignored);
     };
     std::vector<std::thread> pool;
     for (int t = 1; t < threads; ++t) {
-        pool.emplace_back(work, t);
+        pool.emplace_back(work);
     }
-    work(0);
+    work();
     for (auto& thread : pool) {
         thread.join();
     }
@@ -170,8 +164,7 @@ std::string temporaryPath(const std::string& cachePath)
 // Writes the images and returns their index; the file then holds everything but the header and index.
 std::vector<uint8_t> writeImages(CacheWriter& writer, const std::vector<std::string>& paths,
                                  const std::vector<int64_t>& labels, const std::vector<SourceFileStamp>& stamps,
-                                 const CacheSettings& settings, const std::string& scratchStem,
-                                 const CacheProgress& progress, const std::atomic_bool* cancel)
+                                 const CacheSettings& settings, const CacheProgress& progress, const std::atomic_bool* cancel)
 {
     const auto count = static_cast<int64_t>(paths.size());
     const int threads = settings.threads > 0 ? settings.threads : std::max(1, int(std::thread::hardware_concurrency()));
@@ -183,7 +176,7 @@ std::vector<uint8_t> writeImages(CacheWriter& writer, const std::vector<std::str
             throw RunError("building the dataset cache was stopped");
         }
         const int64_t n = std::min(blockSize, count - first);
-        encodeBlock(paths, first, n, settings, threads, scratchStem, block);
+        encodeBlock(paths, first, n, settings, threads, block);
         for (int64_t k = 0; k < n; ++k) {
             EncodedImage& image = block[size_t(k)];
             writer.padTo((writer.position() + kImageAlignment - 1) / kImageAlignment * kImageAlignment);
@@ -216,6 +209,9 @@ void buildDatasetCache(const std::string& cachePath, const std::vector<std::stri
     if (settings.maxSide < 8 || settings.maxSide > 8192) {
         throw InputError("max side " + std::to_string(settings.maxSide) + ": use 8..8192 pixels");
     }
+    if (settings.jpegQuality < 1 || settings.jpegQuality > 100) {
+        throw InputError("JPEG quality " + std::to_string(settings.jpegQuality) + ": use 1..100");
+    }
     if (settings.channels != 1 && settings.channels != 3) {
         throw InputError(std::to_string(settings.channels) + " channels: a dataset cache holds 1 or 3");
     }
@@ -239,7 +235,7 @@ void buildDatasetCache(const std::string& cachePath, const std::vector<std::stri
         writer.write(names.data(), names.size());
         writer.padTo(dataOffset);
         const std::vector<uint8_t> index =
-            writeImages(writer, paths, labels, stamps, settings, temp + "-scratch", progress, cancel);
+            writeImages(writer, paths, labels, stamps, settings, progress, cancel);
         std::vector<uint8_t> front(kHeaderBytes + indexBytes, 0);
         uint8_t* header = front.data();
         std::memcpy(header, kMagic, sizeof(kMagic));

@@ -27,12 +27,15 @@ std::string datasetCacheDirectoryBeside(const std::string& runsRoot)
 std::string datasetCachePath(const std::string& directory, const std::string& datasetName, const std::string& role,
                              const CacheSettings& settings)
 {
+    const bool jpeg = settings.format == CacheImageFormat::Jpeg;
+    // Another JPEG quality is another cache (its pixels differ); raw caches have none.
     const std::string key = datasetName + '\n' + role + '\n' + std::to_string(settings.maxSide) + '\n'
-                            + std::to_string(settings.channels) + '\n' + std::to_string(int(settings.format));
+                            + std::to_string(settings.channels) + '\n' + std::to_string(int(settings.format))
+                            + (jpeg ? '\n' + std::to_string(settings.jpegQuality) : std::string());
     char hex[17];
     std::snprintf(hex, sizeof(hex), "%016llx",
                   static_cast<unsigned long long>(cacheformat::fnv1a(reinterpret_cast<const uint8_t*>(key.data()), key.size())));
-    const std::string format = settings.format == CacheImageFormat::Jpeg ? "jpeg" : "raw";
+    const std::string format = jpeg ? "jpeg" + std::to_string(settings.jpegQuality) : "raw";
     return (std::filesystem::path(directory)
             / (role + "-" + std::to_string(settings.maxSide) + "-" + format + "-" + hex + ".lbdcache"))
         .string();

@@ -43,4 +43,8 @@ void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& 
 // only where libjpeg-turbo decodes).
 void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format);
 
+// C x H x W bytes (channel-major, `format`, 1 or 3 channels) as JPEG bytes in memory, at
+// `quality` 1..100 (a dataset cache re-encodes with it); `label` names the image in errors.
+std::vector<uint8_t> encodeJpeg(const uint8_t* pixels, const ImageFormat& format, int quality, const std::string& label);
+
 } // namespace lbd

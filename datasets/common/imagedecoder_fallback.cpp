@@ -24,6 +24,7 @@ void decodeImageBytes(const std::vector<uint8_t>&, const std::string& label, con
     noOpenCv(label);
 }
 void writeImageFile(const std::string& path, const uint8_t*, const ImageFormat&) { noOpenCv(path); }
+std::vector<uint8_t> encodeJpeg(const uint8_t*, const ImageFormat&, int, const std::string& label) { noOpenCv(label); }
 
 } // namespace lbd
 #endif

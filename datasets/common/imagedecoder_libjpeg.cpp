@@ -348,19 +348,18 @@ void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& labe
     decodeJpeg(bytes, label, format, out, limits);
 }
 
-void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format)
+std::vector<uint8_t> encodeJpeg(const uint8_t* pixels, const ImageFormat& format, int quality, const std::string& label)
 {
     const int channels = static_cast<int>(format.channels);
     const int height = static_cast<int>(format.height);
     const int width = static_cast<int>(format.width);
-    if (!hasJpegExtension(path)) {
-        throw InputError(path + ": this build of LBD Studio writes JPEG only (libjpeg-turbo, built without OpenCV): "
-                                "name the file .jpg or .jpeg");
-    }
     if (channels != 1 && channels != 3) {
-        throw InputError(path + ": cannot write an image of " + std::to_string(channels) + " channels (use 1 or 3)");
+        throw InputError(label + ": cannot write an image of " + std::to_string(channels) + " channels (use 1 or 3)");
     }
-    // CHW planes -> HWC interleaved rows. Quality 95, as OpenCV's imwrite.
+    if (quality < 1 || quality > 100) {
+        throw InputError(label + ": JPEG quality " + std::to_string(quality) + " is not in 1..100");
+    }
+    // CHW planes -> HWC interleaved rows.
     std::vector<uint8_t> rows(static_cast<size_t>(channels) * height * width);
     const size_t plane = static_cast<size_t>(height) * width;
     for (size_t i = 0; i < plane; ++i) {
@@ -369,11 +368,21 @@ void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageF
         }
     }
     JpegWriter writer;
-    if (!writer.encode(rows.data(), height, width, channels, 95)) {
-        throw InputError(path + ": cannot write image (libjpeg: " + writer.message() + ")");
+    if (!writer.encode(rows.data(), height, width, channels, quality)) {
+        throw InputError(label + ": cannot encode as JPEG (libjpeg: " + writer.message() + ")");
     }
+    return std::vector<uint8_t>(writer.data(), writer.data() + writer.size());
+}
+
+void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format)
+{
+    if (!hasJpegExtension(path)) {
+        throw InputError(path + ": this build of LBD Studio writes JPEG only (libjpeg-turbo, built without OpenCV): "
+                                "name the file .jpg or .jpeg");
+    }
+    const std::vector<uint8_t> bytes = encodeJpeg(pixels, format, 95, path); // 95: OpenCV's imwrite default
     std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (!file || !file.write(reinterpret_cast<const char*>(writer.data()), static_cast<std::streamsize>(writer.size()))) {
+    if (!file || !file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()))) {
         throw InputError(path + ": cannot write image");
     }
 }

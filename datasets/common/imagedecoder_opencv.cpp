@@ -133,28 +133,38 @@ void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& labe
     });
 }
 
-void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format)
+namespace {
+
+// CHW planes -> an HWC interleaved matrix, in OpenCV's BGR order.
+cv::Mat interleavedImage(const std::string& label, const uint8_t* pixels, const ImageFormat& format)
 {
     const int channels = static_cast<int>(format.channels);
     const int height = static_cast<int>(format.height);
     const int width = static_cast<int>(format.width);
     if (channels != 1 && channels != 3) {
-        throw InputError(path + ": cannot write an image of " + std::to_string(channels) + " channels (use 1 or 3)");
+        throw InputError(label + ": cannot write an image of " + std::to_string(channels) + " channels (use 1 or 3)");
     }
-    // CHW planes -> HWC interleaved, in OpenCV's BGR order.
-    bool written = false;
-    try {
-        cv::Mat image(height, width, channels == 1 ? CV_8UC1 : CV_8UC3);
-        const int64_t plane = format.height * format.width;
-        for (int y = 0; y < height; ++y) {
-            uint8_t* row = image.ptr<uint8_t>(y);
-            for (int x = 0; x < width; ++x) {
-                for (int c = 0; c < channels; ++c) {
-                    const int bgr = channels == 3 ? 2 - c : c;
-                    row[x * channels + bgr] = pixels[c * plane + int64_t(y) * width + x];
-                }
+    cv::Mat image(height, width, channels == 1 ? CV_8UC1 : CV_8UC3);
+    const int64_t plane = format.height * format.width;
+    for (int y = 0; y < height; ++y) {
+        uint8_t* row = image.ptr<uint8_t>(y);
+        for (int x = 0; x < width; ++x) {
+            for (int c = 0; c < channels; ++c) {
+                const int bgr = channels == 3 ? 2 - c : c;
+                row[x * channels + bgr] = pixels[c * plane + int64_t(y) * width + x];
             }
         }
+    }
+    return image;
+}
+
+} // namespace
+
+void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageFormat& format)
+{
+    const cv::Mat image = interleavedImage(path, pixels, format);
+    bool written = false;
+    try {
         written = cv::imwrite(path, image);
     } catch (const cv::Exception& error) {
         throw InputError(path + ": cannot write image (OpenCV: " + error.err + ")");
@@ -162,6 +172,25 @@ void writeImageFile(const std::string& path, const uint8_t* pixels, const ImageF
     if (!written) {
         throw InputError(path + ": cannot write image");
     }
+}
+
+std::vector<uint8_t> encodeJpeg(const uint8_t* pixels, const ImageFormat& format, int quality, const std::string& label)
+{
+    if (quality < 1 || quality > 100) {
+        throw InputError(label + ": JPEG quality " + std::to_string(quality) + " is not in 1..100");
+    }
+    const cv::Mat image = interleavedImage(label, pixels, format);
+    std::vector<uint8_t> bytes;
+    bool encoded = false;
+    try {
+        encoded = cv::imencode(".jpg", image, bytes, {cv::IMWRITE_JPEG_QUALITY, quality});
+    } catch (const cv::Exception& error) {
+        throw InputError(label + ": cannot encode as JPEG (OpenCV: " + error.err + ")");
+    }
+    if (!encoded) {
+        throw InputError(label + ": cannot encode as JPEG");
+    }
+    return bytes;
 }
 
 } // namespace lbd

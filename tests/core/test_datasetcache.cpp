@@ -9,10 +9,12 @@
 #include "core/data/syntheticdataset.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
+#include "tests/support/expect.h"
 #include "tests/support/tinyconfig.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -267,6 +269,20 @@ private slots:
             // The test pattern's saw teeth are JPEG's worst case (chroma subsampled at quality 95:
             // 5.2 levels on average here); swapped channels or a shifted image differ by tens.
             QVERIFY2(difference / double(x.size()) < 8.0, qPrintable(QString::number(difference / double(x.size()))));
+        }
+        // --quality: a lower quality is a smaller file (the quality reaches the encoder), and 0 or
+        // 101 is refused before anything is written.
+        const std::string low = (dir.path() + "/jpeg30.lbdcache").toStdString();
+        jpegSettings.jpegQuality = 30;
+        buildDatasetCache(low, paths, {0, 1}, {"a", "b"}, jpegSettings);
+        QVERIFY2(DatasetCache(low).fileBytes() < b.fileBytes(),
+                 qPrintable(QStringLiteral("quality 30: %1 bytes, 95: %2").arg(DatasetCache(low).fileBytes()).arg(b.fileBytes())));
+        for (int quality : {0, 101}) {
+            jpegSettings.jpegQuality = quality;
+            const std::string refused = (dir.path() + "/refused.lbdcache").toStdString();
+            QVERIFY(lbd::test::throwsInputError([&] { buildDatasetCache(refused, paths, {0, 1}, {"a", "b"}, jpegSettings); },
+                                                {"JPEG quality"}));
+            QVERIFY(!QFileInfo::exists(QString::fromStdString(refused)));
         }
     }
 
