@@ -177,9 +177,12 @@ void DatasetCache::parse()
     m_maxSide = get<uint32_t>(base + kMaxSide);
     m_channels = get<uint32_t>(base + kChannels);
     m_fingerprint = get<uint64_t>(base + kFingerprint);
-    if ((m_format != CacheImageFormat::Raw && m_format != CacheImageFormat::Jpeg) || (m_channels != 1 && m_channels != 3)) {
+    // The builder's range (datasetcachebuilder.cpp): it also keeps height * width * channels far
+    // from 2^64, where a 3-channel entry's size would wrap and pass the size check.
+    if ((m_format != CacheImageFormat::Raw && m_format != CacheImageFormat::Jpeg) || (m_channels != 1 && m_channels != 3)
+        || m_maxSide < 8 || m_maxSide > 8192) {
         refuse("damaged dataset cache (format " + std::to_string(static_cast<int>(m_format)) + ", "
-               + std::to_string(m_channels) + " channels)");
+               + std::to_string(m_channels) + " channels, max side " + std::to_string(m_maxSide) + ")");
     }
     m_entries.reserve(count);
     for (uint64_t i = 0; i < count; ++i) {

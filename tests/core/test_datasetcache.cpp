@@ -4,6 +4,7 @@
 #include "core/data/augmentation.h"
 #include "core/data/batchsource.h"
 #include "core/data/datasetcache.h"
+#include "core/data/datasetcacheformat.h"
 #include "core/data/datasetcachestore.h"
 #include "core/data/imagedecoder.h"
 #include "core/data/syntheticdataset.h"
@@ -213,6 +214,21 @@ private slots:
         } catch (const InputError& error) {
             QVERIFY2(QString(error.what()).contains("image 1"), error.what());
         }
+
+        // A max side outside the builder's 8..8192 under a valid checksum (a hostile writer): refused
+        // when opened, since height x width x 3 of its entries could wrap 64 bits and pass the size check.
+        const std::string hugeSide = (dir.path() + "/side.lbdcache").toStdString();
+        std::vector<uint8_t> file(static_cast<size_t>(bytes));
+        std::ifstream(cachePath, std::ios::binary).read(reinterpret_cast<char*>(file.data()), bytes);
+        cacheformat::put<uint32_t>(file.data() + cacheformat::kMaxSide, uint32_t(1) << 31);
+        const auto count = cacheformat::get<uint64_t>(file.data() + cacheformat::kCount);
+        const auto names = cacheformat::get<uint64_t>(file.data() + cacheformat::kNamesOffset);
+        cacheformat::put<uint64_t>(file.data() + cacheformat::kChecksum,
+                                   cacheformat::headerChecksum(file.data(), file.data() + cacheformat::kHeaderBytes,
+                                                               count * cacheformat::kEntryBytes, file.data() + names,
+                                                               cacheformat::get<uint64_t>(file.data() + cacheformat::kNamesBytes)));
+        std::ofstream(hugeSide, std::ios::binary).write(reinterpret_cast<const char*>(file.data()), bytes);
+        QVERIFY(refused(hugeSide));
     }
 
     // The runs of a study started together: one builds the cache, the others wait on its lock and
