@@ -1,16 +1,21 @@
 // `lbd eval RUN`: re-decide a run's cached probabilities under another utility matrix, rule or
 // defer utility, without retraining; or tune the tail penalty / prior tau / defer utility on the
 // validation split and report the test split at the tuned value. --calibrate decides the
-// temperature-scaled pbar (T fitted on the validation split, kept in RUN_DIR/temperature.json).
+// temperature-scaled pbar (T fitted on the validation split, kept in RUN_DIR/temperature.json);
+// with --per-particle it decides the particles scaled by their own T_j (particle_temperatures.json,
+// also fitted on validation) and prints the single-T figures beside them.
 #include "app/cli/command.h"
 #include "app/cli/reportprinter.h"
 
+#include "core/eval/particletemperature.h"
 #include "core/eval/reportjson.h"
+#include "core/infer/calibratedprediction.h"
 #include "core/infer/runresults.h"
 #include "core/infer/runtuning.h"
 #include "core/lbd/priorutility.h"
 #include "core/lbd/utilitymatrix.h"
 #include "core/util/error.h"
+#include "core/util/numbertext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,7 +48,107 @@ struct EvalOptions {
     double coverage = 0.9;
     bool json = false;
     bool calibrate = false;
+    bool perParticle = false;
 };
+
+// --calibrate: one T on pbar, and with --per-particle one T_j per particle (both fitted on the
+// validation split, never on the test set); empty without --calibrate.
+struct EvalCalibration {
+    std::optional<TemperatureFit> single;
+    std::optional<ParticleTemperatureFit> particles;
+
+    // What is decided: the validation split for --tune, the test split for the report.
+    RunResults scaled(const RunResults& results) const
+    {
+        return particles ? particleTemperatureScaledResults(results, particles->temperatures())
+                         : single ? temperatureScaledResults(results, single->temperature) : results;
+    }
+};
+
+EvalCalibration evalCalibration(const EvalOptions& o, const RunResults& results)
+{
+    EvalCalibration calibration;
+    if (o.perParticle && !o.calibrate) {
+        throw InputError("--per-particle is an option of --calibrate");
+    }
+    if (!o.calibrate) {
+        return calibration;
+    }
+    if (results.split != ResultSplit::Test) {
+        throw InputError("--calibrate fits T on the validation split and reports the test split; leave out --split");
+    }
+    calibration.single = runTemperature(o.run); // fitted on validation (and saved) when the run has none yet
+    if (o.perParticle) {
+        calibration.particles = runParticleTemperatures(o.run); // likewise particle_temperatures.json
+        if (static_cast<int64_t>(calibration.particles->particles.size()) != results.particles) {
+            throw InputError(o.run + "/" + kParticleTemperatureFileName + " has "
+                             + std::to_string(calibration.particles->particles.size()) + " temperatures for the run's "
+                             + std::to_string(results.particles) + " particles");
+        }
+    }
+    return calibration;
+}
+
+// A calibrated summary in the shape of report.json's "uncalibrated" (accuracy, nll, ece, mce,
+// calibration_metrics), so before, per-particle and single-T read alike.
+nlohmann::json summaryJson(const EvaluationReport& report)
+{
+    nlohmann::json out = {{"accuracy", report.overall.accuracy}, {"nll", report.nll}, {"ece", report.calibration.ece},
+                          {"mce", report.calibration.mce}};
+    const nlohmann::json full = reportToJson(report);
+    if (full.contains("calibration_metrics")) {
+        out["calibration_metrics"] = full["calibration_metrics"];
+    }
+    return out;
+}
+
+nlohmann::json particleFitJson(const ParticleTemperatureFit& fit)
+{
+    nlohmann::json before = nlohmann::json::array();
+    nlohmann::json after = nlohmann::json::array();
+    for (const TemperatureFit& one : fit.particles) {
+        before.push_back(one.nllBefore);
+        after.push_back(one.nllAfter);
+    }
+    return {{"temperatures", fit.temperatures()}, {"fitted_on", resultSplitName(ResultSplit::Validation)},
+            {"images", fit.particles.front().images}, {"nll_before", before}, {"nll_after", after}};
+}
+
+// "NLL a / b  ECE ..  Brier ..  accuracy .. / ..": before (the model's pbar) and after.
+std::string beforeAfterText(const UncalibratedSummary& before, const EvaluationReport& after)
+{
+    char line[300];
+    std::snprintf(line, sizeof line, "NLL %.4f / %.4f  ECE %.4f / %.4f  MCE %.4f / %.4f  accuracy %.2f %% / %.2f %%",
+                  before.nll, after.nll, before.ece, after.calibration.ece, before.mce, after.calibration.mce,
+                  100 * before.accuracy, 100 * after.overall.accuracy);
+    std::string text = line;
+    if (before.metrics && after.calibrationMetrics) {
+        std::snprintf(line, sizeof line, "  Brier %.4f / %.4f", before.metrics->brier, after.calibrationMetrics->brier);
+        text += line;
+    }
+    return text;
+}
+
+// The per-particle before / after, and the single T's after beside it (same images and rule).
+void printParticleCalibration(const EvaluationReport& report, const EvalCalibration& calibration,
+                              const std::optional<EvaluationReport>& single, DecisionRule rule)
+{
+    std::string list;
+    for (const double t : calibration.particles->temperatures()) {
+        list += (list.empty() ? "" : ", ") + numberText(t, 4);
+    }
+    std::cout << "  per-particle T  T_j = " << list
+              << " (fitted on validation; calibrated particle j = softmax(log p_j / T_j), pbar their mean)\n"
+              << "    before / after  " << beforeAfterText(*report.uncalibrated, report) << '\n';
+    if (single) {
+        std::cout << "  single T        T = " << numberText(calibration.single->temperature, 4)
+                  << " (calibrated pbar = softmax(log pbar / T))\n"
+                  << "    before / after  " << beforeAfterText(*single->uncalibrated, *single) << '\n';
+    } else {
+        std::cout << "  single T        not applicable: the " << decisionRuleName(rule)
+                  << " rule decides from each particle (one T scales pbar)\n";
+    }
+}
 
 int runEval(const EvalOptions& o)
 {
@@ -69,21 +174,12 @@ int runEval(const EvalOptions& o)
         defer.reset(); // the run's own defer utility does not apply to the rule asked for
     }
 
-    std::optional<TemperatureFit> temperature;
-    if (o.calibrate) {
-        if (split != ResultSplit::Test) {
-            throw InputError("--calibrate fits T on the validation split and reports the test split; leave out --split");
-        }
-        temperature = runTemperature(o.run); // fitted on validation (and saved) when the run has none yet
-    }
-
+    const EvalCalibration calibration = evalCalibration(o, results);
     nlohmann::json tuning;
     std::string tuned;
     if (o.tune) {
-        RunResults validation = loadRunResults(o.run, ResultSplit::Validation);
-        if (temperature) { // tune on what will be decided: the calibrated validation pbar
-            validation = temperatureScaledResults(validation, temperature->temperature);
-        }
+        // Tuned on what will be decided: the calibrated validation probabilities (one T or T_j).
+        const RunResults validation = calibration.scaled(loadRunResults(o.run, ResultSplit::Validation));
         char text[200];
         if (*o.tune == "tail-penalty") {
             const TunedTailPenalty t = tuneTailPenalty(validation, rule, o.maxLossPoints / 100.0);
@@ -128,8 +224,16 @@ int runEval(const EvalOptions& o)
         tuning["validation_images"] = validation.images;
     }
 
-    const EvaluationReport report = temperature ? evaluateCalibrated(results, temperature->temperature, utility, rule, defer)
-                                                : evaluateRunResults(results, utility, rule, defer);
+    // With --per-particle the particles scaled by their T_j are decided, and the single T's
+    // report (rules that decide pbar only) stands beside it.
+    std::optional<EvaluationReport> single;
+    if (calibration.single && (!calibration.particles || ruleTakesCalibration(rule))) {
+        single = evaluateCalibrated(results, calibration.single->temperature, utility, rule, defer);
+    }
+    const EvaluationReport report = calibration.particles
+                                        ? evaluateParticleCalibrated(results, calibration.particles->temperatures(),
+                                                                     utility, rule, defer)
+                                        : single ? *single : evaluateRunResults(results, utility, rule, defer);
     warnOnStderr(report, results.decisions.notes);
     if (o.json) {
         nlohmann::json out = reportToJson(report);
@@ -139,10 +243,20 @@ int runEval(const EvalOptions& o)
         if (o.tune) {
             out["tuning"] = tuning;
         }
-        if (temperature) {
-            out["temperature_fit"] = {{"temperature", temperature->temperature}, {"fitted_on", temperature->split},
-                                      {"images", temperature->images}, {"nll_before", temperature->nllBefore},
-                                      {"nll_after", temperature->nllAfter}};
+        if (const auto& t = calibration.single) {
+            out["temperature_fit"] = {{"temperature", t->temperature}, {"fitted_on", t->split}, {"images", t->images},
+                                      {"nll_before", t->nllBefore}, {"nll_after", t->nllAfter}};
+        }
+        if (calibration.particles) {
+            out["particle_temperatures"] = {{"values", calibration.particles->temperatures()},
+                                            {"definition", "calibrated particle j = softmax(log p_j / T_j); calibrated "
+                                                           "pbar = their mean"}};
+            out["particle_temperature_fit"] = particleFitJson(*calibration.particles);
+            // The single T's figures on the same images and rule (null for mean-logit / eq7).
+            out["single_temperature"] = single ? summaryJson(*single) : nlohmann::json(nullptr);
+            if (single) {
+                out["single_temperature"]["temperature"] = calibration.single->temperature;
+            }
         }
         std::cout << out.dump(2) << '\n';
     } else {
@@ -150,6 +264,9 @@ int runEval(const EvalOptions& o)
             std::cout << tuned << '\n';
         }
         printReport(std::cout, report, names, o.run + ", " + resultSplitName(split) + " split, utility " + utilityName);
+        if (calibration.particles) {
+            printParticleCalibration(report, calibration, single, rule);
+        }
     }
     return 0;
 }
@@ -188,6 +305,10 @@ Command addEvalCommand(CLI::App& lbd)
     c->add_flag("--calibrate", o->calibrate, "decide with temperature-scaled probabilities, softmax(log pbar / T), T "
                                              "fitted on the validation split (saved as temperature.json; never on the "
                                              "test set); prints before / after");
+    c->add_flag("--per-particle", o->perParticle,
+                "with --calibrate: decide with each particle scaled by its own T_j, softmax(log p_j / T_j), fitted on the "
+                "validation split the first time (particle_temperatures.json; every rule); prints before / after beside "
+                "the single T's");
     c->add_flag("--json", o->json, "the report as JSON");
     return {c, [o] { return runEval(*o); }};
 }

@@ -1,5 +1,6 @@
 #include "core/infer/runtuning.h"
 
+#include "core/eval/particletemperature.h"
 #include "core/lbd/priorutility.h"
 #include "core/util/error.h"
 
@@ -16,6 +17,18 @@ void requireValidation(const RunResults& results)
         throw InputError(results.directory + ": tuning reads the validation split, not the " + resultSplitName(results.split)
                          + " split");
     }
+}
+
+// The "before" of a calibrated report: the same decision on the model's own probabilities.
+UncalibratedSummary uncalibratedSummary(const EvaluationReport& before)
+{
+    UncalibratedSummary summary;
+    summary.accuracy = before.overall.accuracy;
+    summary.nll = before.nll;
+    summary.ece = before.calibration.ece;
+    summary.mce = before.calibration.mce;
+    summary.metrics = before.calibrationMetrics;
+    return summary;
 }
 
 } // namespace
@@ -173,17 +186,30 @@ EvaluationReport evaluateCalibrated(const RunResults& results, double temperatur
         throw InputError("calibrated probabilities: the " + decisionRuleName(rule) + " rule decides from each particle, "
                          "and the temperature scales pbar (softmax(log pbar / T)); use expected or argmax");
     }
-    const EvaluationReport before = evaluateRunResults(results, utility, rule, deferUtility);
     EvaluationReport report = evaluateRunResults(temperatureScaledResults(results, temperature), utility, rule, deferUtility);
     report.particleCount = results.particles;
     report.temperature = temperature;
-    UncalibratedSummary summary;
-    summary.accuracy = before.overall.accuracy;
-    summary.nll = before.nll;
-    summary.ece = before.calibration.ece;
-    summary.mce = before.calibration.mce;
-    summary.metrics = before.calibrationMetrics;
-    report.uncalibrated = summary;
+    report.uncalibrated = uncalibratedSummary(evaluateRunResults(results, utility, rule, deferUtility));
+    return report;
+}
+
+RunResults particleTemperatureScaledResults(const RunResults& results, const std::vector<double>& temperatures)
+{
+    RunResults scaled = results;
+    const std::vector<double> probabilities(results.probabilities.begin(), results.probabilities.end());
+    const std::vector<double> calibrated =
+        particleTemperatureScaled(probabilities, results.particles, results.classes, temperatures);
+    scaled.probabilities.assign(calibrated.begin(), calibrated.end());
+    return scaled;
+}
+
+EvaluationReport evaluateParticleCalibrated(const RunResults& results, const std::vector<double>& temperatures,
+                                            const UtilityMatrix& utility, DecisionRule rule,
+                                            std::optional<double> deferUtility)
+{
+    EvaluationReport report =
+        evaluateRunResults(particleTemperatureScaledResults(results, temperatures), utility, rule, deferUtility);
+    report.uncalibrated = uncalibratedSummary(evaluateRunResults(results, utility, rule, deferUtility));
     return report;
 }
 

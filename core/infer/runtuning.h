@@ -86,4 +86,16 @@ RunResults temperatureScaledResults(const RunResults& results, double temperatur
 EvaluationReport evaluateCalibrated(const RunResults& results, double temperature, const UtilityMatrix& utility,
                                     DecisionRule rule, std::optional<double> deferUtility = std::nullopt);
 
+// Per particle (core/eval/particletemperature.h): the same results with particle j's
+// distributions softmax(log p_j / T_j), every particle kept (so every rule applies).
+RunResults particleTemperatureScaledResults(const RunResults& results, const std::vector<double>& temperatures);
+
+// The report of deciding the per-particle calibrated results (any rule), with report.uncalibrated
+// = the same decision without scaling; report.temperature stays empty (there are M of them).
+// With one particle and T_1 = T it equals evaluateCalibrated's report; with M > 1 it does not:
+// the mean of softmax(log p_j / T) is not softmax(log pbar / T) unless T = 1.
+EvaluationReport evaluateParticleCalibrated(const RunResults& results, const std::vector<double>& temperatures,
+                                            const UtilityMatrix& utility, DecisionRule rule,
+                                            std::optional<double> deferUtility = std::nullopt);
+
 } // namespace lbd

@@ -1,7 +1,10 @@
 // `lbd eval --calibrate` (temperature scaling fitted on the validation split, never on the test
 // set), the calibration metrics in report.json, and the logit-adjustment preset prior:tau with
-// `--tune prior-tau` (issue 29).
+// `--tune prior-tau` (issue 29); `--calibrate --per-particle` (one T_j per particle, also fitted
+// on the validation split) beside the single T.
 #include "tests/app/clitest.h"
+
+#include <cmath>
 
 using namespace lbd::test;
 
@@ -9,10 +12,12 @@ class TestCliCalibrate final : public CliTest {
     Q_OBJECT
 
     QString m_validationRun; // the tiny run with a validation split
+    QString m_oneParticleRun; // the same with M = 1, where per-particle T_1 = T must be the single T exactly
 
-    QJsonObject evalJson(const QStringList& flags)
+    QJsonObject evalJson(const QStringList& flags, const QString& run = {})
     {
-        const QStringList args = QStringList{QStringLiteral("eval"), m_validationRun, QStringLiteral("--json")} + flags;
+        const QStringList args =
+            QStringList{QStringLiteral("eval"), run.isEmpty() ? m_validationRun : run, QStringLiteral("--json")} + flags;
         const Result result = runLbd(args);
         [&] { EXPECT_EXIT(result, args, 0); }();
         QString error;
@@ -35,6 +40,12 @@ private slots:
         const Result trained = runLbd(args);
         EXPECT_EXIT(trained, args, 0);
         QVERIFY(QFileInfo(m_validationRun + QStringLiteral("/val_probabilities.pt")).isFile());
+        m_oneParticleRun = path(QStringLiteral("run-one-particle"));
+        const QStringList one = {QStringLiteral("train"), QStringLiteral("--config"), path(QStringLiteral("tiny.json")),
+                                 QStringLiteral("--val-fraction"), QStringLiteral("0.25"), QStringLiteral("--particles"),
+                                 QStringLiteral("1"), QStringLiteral("--out"), m_oneParticleRun, QStringLiteral("--quiet")};
+        const Result trainedOne = runLbd(one);
+        EXPECT_EXIT(trainedOne, one, 0);
     }
 
     void calibrationMetricsInEveryReport()
@@ -99,6 +110,137 @@ private slots:
         const Result refused = runLbd(meanLogit);
         EXPECT_EXIT(refused, meanLogit, 2);
         EXPECT_MENTIONS(refused.err, QStringLiteral("use expected or argmax"), refused, meanLogit);
+    }
+
+    static double number(const QJsonObject& report, const QString& pathText)
+    {
+        QJsonValue value = report;
+        for (const QString& key : pathText.split(QLatin1Char('.'))) {
+            value = value.toObject().value(key);
+        }
+        return value.toDouble(-1.0);
+    }
+
+    static QByteArray particleFile(const QStringList& temperatures)
+    {
+        QByteArray particles;
+        for (const QString& t : temperatures) {
+            particles += (particles.isEmpty() ? "" : ", ") + QByteArray("{\"temperature\": ") + t.toUtf8()
+                         + ", \"nll_before\": 1.0, \"nll_after\": 0.9}";
+        }
+        return "{\"fitted_on\": \"validation\", \"images\": 10, \"particles\": [" + particles + "]}\n";
+    }
+
+    // With one particle, per-particle calibration with T_1 = the single T is the single-T result
+    // exactly (the same softmax(log p / T) of the same numbers). With M > 1 it is not, by design:
+    // the mean of softmax(log p_j / T) is not softmax(log pbar / T).
+    void perParticleWithOneParticleEqualsSingleT()
+    {
+        QFile::remove(m_oneParticleRun + QStringLiteral("/temperature.json"));
+        const QStringList expected = {QStringLiteral("--calibrate"), QStringLiteral("--rule"), QStringLiteral("expected")};
+        const QJsonObject singleT = evalJson(expected, m_oneParticleRun);
+        const double t = number(singleT, QStringLiteral("temperature_fit.temperature"));
+        QVERIFY2(t > 0.0 && std::abs(t - 1.0) > 1e-3, qPrintable(QString::number(t, 'g', 17))); // T = 1 would prove nothing
+        QVERIFY(writeFile(m_oneParticleRun + QStringLiteral("/particle_temperatures.json"),
+                          particleFile({QString::number(t, 'g', 17)})));
+        const QJsonObject perParticle = evalJson(expected + QStringList{QStringLiteral("--per-particle")}, m_oneParticleRun);
+        for (const QString& key : {QStringLiteral("nll"), QStringLiteral("calibration.ece"), QStringLiteral("calibration.mce"),
+                                   QStringLiteral("calibration_metrics.brier"), QStringLiteral("accuracy.accuracy"),
+                                   QStringLiteral("mean_utility"), QStringLiteral("uncalibrated.nll")}) {
+            QVERIFY2(number(perParticle, key) == number(singleT, key),
+                     qPrintable(key + QStringLiteral(": per-particle %1, single T %2")
+                                          .arg(number(perParticle, key), 0, 'g', 17).arg(number(singleT, key), 0, 'g', 17)));
+        }
+        QCOMPARE(perParticle.value(QStringLiteral("confusion")), singleT.value(QStringLiteral("confusion")));
+        QVERIFY(number(perParticle, QStringLiteral("nll")) != number(perParticle, QStringLiteral("uncalibrated.nll")));
+        // The single T's figures beside it are those of the single-T report.
+        QCOMPARE(number(perParticle, QStringLiteral("single_temperature.nll")), number(singleT, QStringLiteral("nll")));
+        QCOMPARE(number(perParticle, QStringLiteral("single_temperature.temperature")), t);
+    }
+
+    // T_j fitted on validation (not the 40 test images), each lowering its particle's validation
+    // NLL below T = 1's (the fit's own objective); the report holds before, per-particle and single T.
+    void perParticleFitsOnValidationAndReportsBoth()
+    {
+        const QString file = m_validationRun + QStringLiteral("/particle_temperatures.json");
+        QFile::remove(file);
+        const QJsonObject report = evalJson({QStringLiteral("--calibrate"), QStringLiteral("--per-particle")});
+        QVERIFY(QFileInfo(file).isFile());
+        const QJsonObject fit = report.value(QStringLiteral("particle_temperature_fit")).toObject();
+        QCOMPARE(fit.value(QStringLiteral("fitted_on")).toString(), QStringLiteral("validation"));
+        QVERIFY(fit.value(QStringLiteral("images")).toInt() > 0);
+        QVERIFY(fit.value(QStringLiteral("images")).toInt() < 40);
+        const QJsonArray temperatures = fit.value(QStringLiteral("temperatures")).toArray();
+        const QJsonArray before = fit.value(QStringLiteral("nll_before")).toArray();
+        const QJsonArray after = fit.value(QStringLiteral("nll_after")).toArray();
+        QCOMPARE(temperatures.size(), 2);
+        QCOMPARE(before.size(), 2);
+        QCOMPARE(after.size(), 2);
+        for (int j = 0; j < 2; ++j) {
+            QVERIFY2(after[j].toDouble() < before[j].toDouble(),
+                     qPrintable(QStringLiteral("particle %1: NLL %2 at T_j = %3, %4 at T = 1").arg(j).arg(after[j].toDouble())
+                                    .arg(temperatures[j].toDouble()).arg(before[j].toDouble())));
+        }
+        QCOMPARE(report.value(QStringLiteral("particle_temperatures")).toObject().value(QStringLiteral("values")).toArray(),
+                 temperatures);
+        // Both calibrations and the model's own figures, on the 40 test images.
+        QCOMPARE(report.value(QStringLiteral("images")).toInt(), 40);
+        for (const QString& key : {QStringLiteral("uncalibrated.nll"), QStringLiteral("uncalibrated.calibration_metrics.brier"),
+                                   QStringLiteral("single_temperature.nll"), QStringLiteral("single_temperature.ece"),
+                                   QStringLiteral("single_temperature.calibration_metrics.brier"),
+                                   QStringLiteral("single_temperature.accuracy"), QStringLiteral("temperature_fit.temperature"),
+                                   QStringLiteral("nll"), QStringLiteral("calibration_metrics.brier")}) {
+            QVERIFY2(number(report, key) >= 0.0, qPrintable(key));
+        }
+        QVERIFY(!report.contains(QStringLiteral("temperature"))); // one T per particle, not one on pbar
+
+        // The second time reads the saved T_j; the text says before / after for both.
+        const QByteArray saved = readFile(file);
+        const QStringList args = {QStringLiteral("eval"), m_validationRun, QStringLiteral("--calibrate"),
+                                  QStringLiteral("--per-particle")};
+        const Result text = runLbd(args);
+        EXPECT_EXIT(text, args, 0);
+        EXPECT_MENTIONS(text.out, QStringLiteral("per-particle T  T_j = "), text, args);
+        EXPECT_MENTIONS(text.out, QStringLiteral("single T        T = "), text, args);
+        QCOMPARE(text.out.count("before / after"), 2);
+        QCOMPARE(readFile(file), saved);
+
+        // Every rule decides per-particle calibrated particles; one T on pbar has no mean-logit figures.
+        const QJsonObject meanLogit = evalJson({QStringLiteral("--calibrate"), QStringLiteral("--per-particle"),
+                                                QStringLiteral("--rule"), QStringLiteral("mean-logit")});
+        QVERIFY(meanLogit.value(QStringLiteral("single_temperature")).isNull());
+        QVERIFY(number(meanLogit, QStringLiteral("nll")) >= 0.0);
+    }
+
+    // T_j = 1 for every particle changes nothing; a file with the wrong count and the flag
+    // without --calibrate are refused by name.
+    void perParticleIdentityAndErrors()
+    {
+        const QString file = m_validationRun + QStringLiteral("/particle_temperatures.json");
+        QVERIFY(writeFile(file, particleFile({QStringLiteral("1"), QStringLiteral("1")})));
+        const QJsonObject ones = evalJson({QStringLiteral("--calibrate"), QStringLiteral("--per-particle")});
+        // Within 1e-6, not exactly: the scaling floors p at 1e-12 before the log and renormalises,
+        // and this tiny run gives some classes p = 0 (NLL ~ 8.7).
+        for (const QString& key : {QStringLiteral("nll"), QStringLiteral("ece")}) {
+            const double after = number(ones, key == QStringLiteral("ece") ? QStringLiteral("calibration.ece") : key);
+            const double before = number(ones, QStringLiteral("uncalibrated.") + key);
+            QVERIFY2(std::abs(after - before) <= 1e-6 * std::max(1.0, before),
+                     qPrintable(key + QStringLiteral(": %1 at T_j = 1, %2 uncalibrated").arg(after, 0, 'g', 17).arg(before, 0, 'g', 17)));
+        }
+        QCOMPARE(number(ones, QStringLiteral("accuracy.accuracy")), number(ones, QStringLiteral("uncalibrated.accuracy")));
+
+        QVERIFY(writeFile(file, particleFile({QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")})));
+        const QStringList wrong = {QStringLiteral("eval"), m_validationRun, QStringLiteral("--calibrate"),
+                                   QStringLiteral("--per-particle")};
+        const Result refused = runLbd(wrong);
+        EXPECT_EXIT(refused, wrong, 2);
+        EXPECT_MENTIONS(refused.err, QStringLiteral("particle_temperatures.json has 3 temperatures"), refused, wrong);
+        QFile::remove(file);
+
+        const QStringList alone = {QStringLiteral("eval"), m_validationRun, QStringLiteral("--per-particle")};
+        const Result needsCalibrate = runLbd(alone);
+        EXPECT_EXIT(needsCalibrate, alone, 2);
+        EXPECT_MENTIONS(needsCalibrate.err, QStringLiteral("option of --calibrate"), needsCalibrate, alone);
     }
 
     // prior:0 is one-hot; --tune prior-tau picks tau on validation and reports the test split.
