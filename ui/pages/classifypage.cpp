@@ -126,10 +126,14 @@ void ClassifyPage::buildUi()
     bar->addWidget(clear);
     bar->addSpacing(12);
     bar->addWidget(m_controls);
-    bar->addWidget(m_calibration);
-    bar->addWidget(new QLabel(tr("Top k"), this));
-    bar->addWidget(m_topK);
     bar->addStretch();
+    // A second row: with the calibration toggle the first one needed 1072 px (the window fits 1024).
+    auto* options = new QHBoxLayout;
+    options->addWidget(m_calibration);
+    options->addSpacing(12);
+    options->addWidget(new QLabel(tr("Top k"), this));
+    options->addWidget(m_topK);
+    options->addStretch();
 
     // Empty state: nothing to classify with yet.
     m_emptyState = makeEmptyStateLabel(QStringLiteral("classifyEmptyState"), QString(), this);
@@ -192,6 +196,7 @@ void ClassifyPage::buildUi()
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
+    layout->addLayout(options);
     layout->addWidget(m_status);
     layout->addWidget(m_stack, 1);
 }
