@@ -207,6 +207,9 @@ int runStudy(StudyCommandOptions& o)
                                                           : std::to_string(study.runs.size()) + " runs")
          << " finished (" << outcome.trainedNow << " trained and "
          << outcome.reused << " reused in this call, ";
+    if (outcome.decidedNow > 0) {
+        said << outcome.decidedNow << " decision-only runs re-decided without training, ";
+    }
     if (outcome.trainedElsewhere > 0) {
         said << outcome.trainedElsewhere << " trained by another process on this folder, ";
     }

@@ -54,7 +54,8 @@ void prepareStudyFolder(const ResolvedStudy& study, const std::string& directory
         const ResolvedStudy existing = openStudyFolder(directory);
         bool same = existing.cells.size() == study.cells.size() && existing.seeds == study.seeds;
         for (size_t i = 0; same && i < study.cells.size(); ++i) {
-            same = existing.cells[i].id == study.cells[i].id && existing.cells[i].config == study.cells[i].config;
+            same = existing.cells[i].id == study.cells[i].id && existing.cells[i].config == study.cells[i].config
+                && existing.cells[i].decideFrom == study.cells[i].decideFrom && existing.cells[i].decision == study.cells[i].decision;
         }
         if (!same) {
             throw InputError(directory + " holds another study or other settings of it ('" + existing.spec.name + "', "

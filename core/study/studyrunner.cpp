@@ -1,5 +1,7 @@
 #include "core/study/studyrunner.h"
 
+#include "core/study/decisioncell.h"
+#include "core/study/redecidedrun.h"
 #include "core/study/runreuse.h"
 #include "core/study/studyfolder.h"
 #include "core/train/configjson.h"
@@ -112,6 +114,7 @@ public:
                 thread.join();
             }
         }
+        decideRuns();
         m_outcome.stopRequested = stopRequested();
         m_outcome.seconds = std::chrono::duration<double>(Clock::now() - start).count();
         m_outcome.summary = summarizeStudy(m_study, m_directory);
@@ -168,10 +171,15 @@ private:
     {
         const auto failures = readStudyFailures(m_directory);
         for (int i = 0; i < static_cast<int>(m_study.runs.size()); ++i) {
-            if (!m_options.shard.owns(i)) {
+            const int source = decisionSourceRun(m_study, i);
+            if (!m_options.shard.owns(source >= 0 ? source : i)) {
                 continue; // another shard's: it may be pending, running or done there
             }
             ++m_outcome.inShard;
+            if (source >= 0) {
+                selectDecision(i);
+                continue;
+            }
             StudyRunStatus status = inspectStudyRun(runDirectory(i));
             const auto failure = failures.find(m_study.runs[i].directory);
             if (status.state == StudyRunState::Pending && failure == failures.end()) {
@@ -203,6 +211,68 @@ private:
                 [[fallthrough]];
             default: m_todo.push_back(i);
             }
+        }
+    }
+
+    // A decision-only run is re-decided after this pass's training (decideRuns), unless done.
+    void selectDecision(int index)
+    {
+        const StudyRunStatus status = inspectStudyRun(runDirectory(index));
+        StudyProgress progress;
+        progress.run = index;
+        progress.state = status.state == StudyRunState::Finished ? StudyRunState::Finished : StudyRunState::Pending;
+        progress.message = status.message;
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        report(progress);
+        if (progress.state == StudyRunState::Finished) {
+            ++m_outcome.finished;
+        } else {
+            m_decide.push_back(index);
+        }
+    }
+
+    // Re-decides the decision-only runs whose source run has finished: a second's work each, no
+    // training, so it runs on the calling thread after the workers.
+    void decideRuns()
+    {
+        for (const int index : m_decide) {
+            const int source = decisionSourceRun(m_study, index);
+            const std::string& sourceName = m_study.runs[source].directory;
+            const StudyRunStatus sourceStatus = inspectStudyRun(runDirectory(source));
+            StudyProgress progress;
+            progress.run = index;
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            if (stopRequested() || sourceStatus.state != StudyRunState::Finished) {
+                const bool failed = sourceStatus.state == StudyRunState::Failed;
+                progress.state = failed ? StudyRunState::Failed : StudyRunState::Pending;
+                progress.message = "not decided: " + sourceName + (failed ? " failed" : " has not finished");
+                ++(failed ? m_outcome.failed : m_outcome.stopped);
+                say(m_study.runs[index].directory + ": " + progress.message);
+                report(progress);
+                continue;
+            }
+            try {
+                const RedecidedRun done = redecideRun(runDirectory(source), sourceName, runDirectory(index),
+                                                      m_study.cells[m_study.runs[index].cell].decision);
+                char text[64];
+                std::snprintf(text, sizeof text, ": accuracy %.2f %%", done.accuracy * 100);
+                progress.state = StudyRunState::Finished;
+                progress.message = done.note + text;
+                ++m_outcome.finished;
+                ++m_outcome.decidedNow;
+                recordStudyFailure(m_directory, m_study.runs[index].directory, std::nullopt);
+            } catch (const std::exception& error) {
+                progress.state = StudyRunState::Failed;
+                progress.message = std::string("not decided from ") + sourceName + ": " + error.what();
+                ++m_outcome.failed;
+                try {
+                    recordStudyFailure(m_directory, m_study.runs[index].directory, progress.message);
+                } catch (const std::exception& record) {
+                    say(std::string("could not record the failure: ") + record.what());
+                }
+            }
+            say(m_study.runs[index].directory + ": " + progress.message);
+            report(progress);
         }
     }
 
@@ -408,6 +478,7 @@ private:
     mutable std::mutex m_mutex;
     ReusableRuns m_reusable;
     std::vector<int> m_todo;
+    std::vector<int> m_decide; // decision-only runs of this shard not yet re-decided
     std::atomic<size_t> m_next{0};
     int m_workers = 1;
     StudyOutcome m_outcome;

@@ -3,7 +3,9 @@
 // a failed one is reported without stopping the others. Several runs can train at once as
 // threads of this process (`parallel`), each on its own CUDA stream with its own CUDA graph:
 // small models leave most of a GPU idle, and separate processes only time-slice it. Runs are
-// spread over `devices` (worker w trains on devices[w % size]).
+// spread over `devices` (worker w trains on devices[w % size]). A decision-only cell's run
+// (decisioncell.h) belongs to the shard of the run it re-decides, and is re-decided after the
+// trained runs of the pass, once that run has finished (here or, earlier, in another process).
 #include "core/study/studyshard.h"
 #include "core/study/studyspec.h"
 #include "core/study/studysummary.h"
@@ -50,6 +52,7 @@ struct StudyOutcome {
     int trainedNow = 0;       // finished in this call
     int reused = 0;           // copied in this call from a --reuse-from folder (counted in finished)
     int trainedElsewhere = 0; // finished by another process on the same folder while this one ran (counted in finished)
+    int decidedNow = 0;       // decision-only runs re-decided in this call (counted in finished; nothing trained)
     int failed = 0;
     int stopped = 0;          // left stopped or pending (a stop request, or running elsewhere)
     int inShard = 0;          // runs of this process's shard (every run without one); the counts above are of these

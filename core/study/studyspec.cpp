@@ -1,6 +1,7 @@
 #include "core/study/studyspec.h"
 #include "core/util/jsonfile.h"
 
+#include "core/study/decisioncell.h"
 #include "core/train/configjson.h"
 #include "core/train/presets.h"
 #include "core/util/atomicfile.h"
@@ -102,6 +103,27 @@ StudyLevel readLevel(const json& object, const std::string& context)
     if (reader.has("protocol")) {
         level.protocol = readProtocol(reader, context);
     }
+    if (reader.has("decide_from")) {
+        std::string source;
+        reader.read("decide_from", source);
+        level.decideFrom = source;
+        // It trains nothing, so nothing of a training config applies to it.
+        for (const char* key : {"baseline", "set", "protocol"}) {
+            if (reader.has(key)) {
+                throw InputError(context + "." + key + ": a decision-only level (decide_from) trains nothing; leave out \""
+                                 + key + "\"");
+            }
+        }
+        if (!reader.has("decision")) {
+            throw InputError(context + ".decision is missing: a decide_from level names its {\"utility\": ...}");
+        }
+    }
+    if (reader.has("decision")) {
+        if (!level.decideFrom) {
+            throw InputError(context + ".decision needs \"decide_from\": the cell whose runs it re-decides");
+        }
+        level.decision = studyDecisionFromJson(reader.child("decision"), context + ".decision");
+    }
     reader.rejectUnknown();
     return level;
 }
@@ -157,6 +179,7 @@ StudyFactor readFactor(const json& object, const std::string& context)
             throw InputError(context + ": two levels are labelled '" + level.label + "'");
         }
     }
+    checkDecisionLevels(factor, context);
     reader.rejectUnknown();
     return factor;
 }
@@ -357,6 +380,9 @@ json toJson(const StudySpec& spec)
             if (level.protocol) {
                 l["protocol"] = protocolName(*level.protocol);
             }
+            if (level.decideFrom) {
+                l = {{"label", level.label}, {"decide_from", *level.decideFrom}, {"decision", toJson(*level.decision)}};
+            }
             levels.push_back(l);
         }
         json f = {{"name", factor.name}, {"levels", levels}};
@@ -459,6 +485,7 @@ ResolvedStudy resolveStudy(const StudySpec& spec, const StudyOptions& options)
         cell.config["name"] = spec.name + "-" + cell.id;
         study.cells.push_back(cell);
     }
+    linkDecisionCells(study); // a decision-only cell takes its source's config
     for (int c = 0; c < static_cast<int>(study.cells.size()); ++c) {
         for (const int64_t seed : study.seeds) {
             study.runs.push_back({c, seed, "runs/" + study.cells[c].id + "/seed-" + std::to_string(seed)});

@@ -13,6 +13,9 @@
 //    "seeds": [0, 1, 2],
 //    "quick": {"preset": "quick-cpu", "set": {...}, "seeds": [0, 1]},   (the --quick scale)
 //    "metrics": ["accuracy", "tail", ...]}               (the table's columns; default: all)
+// A level may train nothing: {"label": "CE + post-hoc logit adjustment", "decide_from": "CE",
+// "decision": {"utility": "prior:tune"}} re-decides the finished runs of the cell whose level in
+// this factor is "CE" (core/study/decisioncell.h).
 // A seed sets data.seed and train.seed, as `lbd train --seed` does: the long-tailed draw and the
 // training both change.
 #include <nlohmann/json.hpp>
@@ -25,6 +28,14 @@
 
 namespace lbd {
 
+// What a decision-only level decides with: a utility ("prior:<tau>", "prior:tune" = tau chosen on
+// the source run's validation split, "onehot", "tail:<c>") and a rule that uses it.
+struct StudyDecision {
+    std::string utility;
+    std::string rule = "expected";
+    bool operator==(const StudyDecision& other) const { return utility == other.utility && rule == other.rule; }
+};
+
 struct StudyLevel {
     std::string label;
     std::optional<std::string> baseline; // a method of the paper's comparisons (applied first)
@@ -32,6 +43,9 @@ struct StudyLevel {
     // A level that follows another protocol than the study's (the utility ablation's one-hot
     // level is a paper-standard run): applied before `set` (applyProtocolToJson).
     std::optional<Protocol> protocol;
+    // A decision-only level: the label of the level of this factor whose runs it re-decides.
+    std::optional<std::string> decideFrom;
+    std::optional<StudyDecision> decision;
 };
 
 struct StudyFactor {
@@ -96,6 +110,11 @@ struct StudyCell {
     std::string label;                     // "CE", "M=3", "linear, repulsion on"
     std::vector<std::string> levelLabels;  // one per factor
     nlohmann::json config;                 // the whole config JSON, without the seed
+    // A decision-only cell (decisioncell.h): the index of the cell whose finished runs it
+    // re-decides (its config is that cell's), and how; -1 for a cell that trains.
+    int decideFrom = -1;
+    StudyDecision decision;
+    bool decisionOnly() const { return decideFrom >= 0; }
 };
 
 struct StudyRunRef {

@@ -1,6 +1,7 @@
 #include "core/study/studysummary.h"
 
 #include "core/eval/evaluationreport.h"
+#include "core/study/decisioncell.h"
 #include "core/study/studyfolder.h"
 #include "core/train/configjson.h"
 #include "core/train/runfolder.h"
@@ -277,6 +278,9 @@ std::vector<std::string> protocolNotes(const ResolvedStudy& study, const std::ve
 {
     std::vector<std::pair<std::string, std::string>> perCell;
     for (const StudyCell& cell : study.cells) {
+        if (cell.decisionOnly()) {
+            continue; // its own note, after the runs are read (decisionNotes)
+        }
         std::string text;
         try {
             const TrainConfig config = trainConfigFromJson(cell.config, "cell");
@@ -309,6 +313,35 @@ std::vector<std::string> protocolNotes(const ResolvedStudy& study, const std::ve
     return notes;
 }
 
+// "† CE + post-hoc logit adjustment: decision only (nothing trained): ...".
+void addDecisionNotes(StudySummary& summary)
+{
+    for (const CellSummary& cell : summary.cells) {
+        if (cell.decidedFrom.empty()) {
+            continue;
+        }
+        std::string text = "† " + cell.label + ": decision only (nothing trained, no train time): the finished runs of "
+            + cell.decidedFrom + " re-decided with " + cell.decision;
+        if (!cell.decisions.empty()) {
+            text += " (";
+            for (size_t i = 0; i < cell.decisions.size(); ++i) {
+                text += (i ? "; " : "") + cell.decisions[i];
+            }
+            text += ")";
+        }
+        summary.protocolNotes.push_back(text + ".");
+    }
+}
+
+// "seed 0: prior:0.75 (tau tuned on validation)" from a decision-only run's report.json.
+std::string decidedWith(const json& report, const std::string& seed)
+{
+    const json* utility = find(report, {"utility"});
+    const bool tuned = find(report, {"tuning"}) != nullptr;
+    return seed + ": " + (utility && utility->is_string() ? utility->get<std::string>() : "?")
+        + (tuned ? " (tau tuned on validation)" : "");
+}
+
 } // namespace
 
 StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& studyDirectory)
@@ -333,6 +366,10 @@ StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& study
     }
     for (const StudyCell& cell : study.cells) {
         summary.cells.push_back({cell.id, cell.label, cell.levelLabels, 0, 0, {}, {}, {}});
+        if (cell.decisionOnly()) {
+            summary.cells.back().decidedFrom = study.cells[cell.decideFrom].label;
+            summary.cells.back().decision = describeDecision(cell.decision);
+        }
     }
     summary.protocolNotes = protocolNotes(study, summary.metricKeys);
     const auto failures = readStudyFailures(studyDirectory);
@@ -360,6 +397,9 @@ StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& study
             continue;
         }
         ++cell.finished;
+        if (!cell.decidedFrom.empty()) {
+            cell.decisions.push_back(decidedWith(report, seed));
+        }
         for (const StudyMetric& metric : studyMetrics()) {
             if (const auto value = reportMetric(report, metric.key); value && std::isfinite(*value)) {
                 values[run.cell][metric.key].push_back(*value);
@@ -381,6 +421,7 @@ StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& study
             summary.cells[c].fhrCurve.push_back({headClasses, summarizeSample(rates)});
         }
     }
+    addDecisionNotes(summary);
     return summary;
 }
 
@@ -412,6 +453,10 @@ json toJson(const StudySummary& summary)
         cells.push_back({{"id", cell.id}, {"label", cell.label}, {"levels", cell.levelLabels}, {"runs", cell.runs},
                          {"finished", cell.finished}, {"problems", cell.problems}, {"metrics", metrics},
                          {"fhr_curve", curve}});
+        if (!cell.decidedFrom.empty()) {
+            cells.back()["decision_only"] = {{"decided_from", cell.decidedFrom}, {"decision", cell.decision},
+                                             {"per_seed", cell.decisions}};
+        }
     }
     return {{"study", summary.name}, {"title", summary.title}, {"paper_table", summary.paperTable},
             {"claim", summary.claim}, {"factors", summary.factorNames}, {"seeds", summary.seeds},
@@ -446,7 +491,7 @@ std::string markdownTable(const StudySummary& summary)
     }
     out << '\n';
     for (const CellSummary& cell : summary.cells) {
-        out << "| " << markdownEscape(cell.label) << " | " << cell.finished << '/' << cell.runs << " |";
+        out << "| " << markdownEscape(cell.label) << (cell.decidedFrom.empty() ? "" : " †") << " | " << cell.finished << '/' << cell.runs << " |";
         for (const StudyMetric* metric : metrics) {
             out << ' ' << formatMeanStd(cell.metrics.at(metric->key), *metric) << " |";
         }
@@ -510,7 +555,7 @@ std::string latexTable(const StudySummary& summary)
     }
     out << " \\\\\n\\midrule\n";
     for (const CellSummary& cell : summary.cells) {
-        out << latexEscape(cell.label);
+        out << latexEscape(cell.label) << (cell.decidedFrom.empty() ? "" : "$^\\dagger$");
         for (const StudyMetric* metric : metrics) {
             const SampleSummary& s = cell.metrics.at(metric->key);
             out << " & ";

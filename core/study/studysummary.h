@@ -69,6 +69,12 @@ struct CellSummary {
     std::vector<std::string> problems; // "seed 2: failed: the loss became nan ..."
     std::map<std::string, SampleSummary> metrics; // raw values (unscaled)
     std::vector<FhrCurvePoint> fhrCurve;
+    // A decision-only cell (decisioncell.h), marked "†" in the tables: the label of the cell whose
+    // runs it re-decides, how ("prior:tune, rule expected"), and per finished seed the utility
+    // decided with ("seed 0: prior:0.75"). Empty for a cell that trains.
+    std::string decidedFrom;
+    std::string decision;
+    std::vector<std::string> decisions;
 };
 
 struct StudySummary {

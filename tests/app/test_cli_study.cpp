@@ -252,6 +252,91 @@ private slots:
         EXPECT_MENTIONS(none.err, QStringLiteral("no study has run there"), none, summarize);
     }
 
+    // A decision-only cell (post-hoc logit adjustment, issue 29 item 2) trains nothing: each seed's
+    // row is the CE run's cached test probabilities re-decided with prior:tau, tau tuned on the
+    // run's validation split, exactly what `lbd eval RUN --tune prior-tau` chooses and
+    // `lbd eval RUN --utility prior:TAU` reports. Under --shard it belongs to its source's shard
+    // (three seeds: run 3, the post-hoc seed 0, is shard 2's by k mod 2 but shard 1's by its
+    // source), and a resumed study re-decides a run that went missing without training.
+    void decisionOnlyCellReDecidesItsSourceRuns()
+    {
+        QJsonObject study = QJsonDocument::fromJson(tinyStudy(2, QStringLiteral("posthoc"), R"([
+            {"label": "CE", "baseline": "ce"},
+            {"label": "CE + post-hoc logit adjustment", "decide_from": "CE", "decision": {"utility": "prior:tune"}}])")).object();
+        study[QStringLiteral("set")] = QJsonObject{{QStringLiteral("data.val_fraction"), 0.25}};
+        study[QStringLiteral("seeds")] = QJsonArray{0, 1, 2};
+        QVERIFY(writeFile(path(QStringLiteral("posthoc.json")), QJsonDocument(study).toJson()));
+        const QString folder = path(QStringLiteral("posthoc"));
+        const QString post = folder + QStringLiteral("/runs/ce-post-hoc-logit-adjustment/seed-");
+        QStringList args = {QStringLiteral("study"), path(QStringLiteral("posthoc.json")), QStringLiteral("--out"), folder,
+                            QStringLiteral("--shard"), QStringLiteral("2/2")};
+        const Result second = runLbd(args);
+        EXPECT_EXIT(second, args, 0);
+        EXPECT_MENTIONS(second.out, QStringLiteral("2 of 2 runs of shard 2/2 finished (1 trained and 0 reused in this call, "
+                                                   "1 decision-only runs re-decided without training"), second, args);
+        QVERIFY(QFileInfo::exists(post + QStringLiteral("1/report.json")));
+        QVERIFY(!QFileInfo::exists(post + QStringLiteral("0")) && !QFileInfo::exists(post + QStringLiteral("2")));
+        args.replace(5, QStringLiteral("1/2"));
+        const Result first = runLbd(args);
+        EXPECT_EXIT(first, args, 0);
+        EXPECT_MENTIONS(first.out, QStringLiteral("4 of 4 runs of shard 1/2 finished (2 trained and 0 reused in this call, "
+                                                  "2 decision-only runs re-decided without training"), first, args);
+        EXPECT_MENTIONS(first.out, QStringLiteral("| CE + post-hoc logit adjustment † | 3/3 |"), first, args);
+        EXPECT_MENTIONS(first.out, QStringLiteral("† CE + post-hoc logit adjustment: decision only (nothing trained"), first, args);
+        for (int seed = 0; seed < 3; ++seed) {
+            const QString source = QStringLiteral("runs/ce/seed-%1").arg(seed);
+            const QJsonObject report = readJsonObject(post + QString::number(seed) + QStringLiteral("/report.json"));
+            const QString utility = report.value(QStringLiteral("utility")).toString();
+            QVERIFY2(utility.startsWith(QStringLiteral("prior:")), qPrintable(utility));
+            QVERIFY(!report.contains(QStringLiteral("train_seconds")));
+            QVERIFY2(report.value(QStringLiteral("note")).toString().startsWith(
+                         QStringLiteral("re-decided from %1, utility %2 (tau = ").arg(source, utility)),
+                     qPrintable(report.value(QStringLiteral("note")).toString()));
+            // Tau as `lbd eval --tune prior-tau` chooses it on the validation split ...
+            const QString run = folder + QLatin1Char('/') + source;
+            const QStringList tune = {QStringLiteral("eval"), run, QStringLiteral("--tune"), QStringLiteral("prior-tau"),
+                                      QStringLiteral("--rule"), QStringLiteral("expected"), QStringLiteral("--json")};
+            const Result tuned = runLbd(tune);
+            EXPECT_EXIT(tuned, tune, 0);
+            const double tau = QJsonDocument::fromJson(tuned.out.toUtf8()).object().value(QStringLiteral("tuning")).toObject()
+                                   .value(QStringLiteral("tau")).toDouble(-1);
+            QCOMPARE(report.value(QStringLiteral("tuning")).toObject().value(QStringLiteral("tau")).toDouble(-2), tau);
+            // ... and every number as `lbd eval --utility prior:TAU` reports it on the same run.
+            const QStringList eval = {QStringLiteral("eval"), run, QStringLiteral("--utility"), utility,
+                                      QStringLiteral("--rule"), QStringLiteral("expected"), QStringLiteral("--json")};
+            const Result evaluated = runLbd(eval);
+            EXPECT_EXIT(evaluated, eval, 0);
+            QJsonObject expected = QJsonDocument::fromJson(evaluated.out.toUtf8()).object();
+            const QJsonObject got = report.value(QStringLiteral("evaluation")).toObject();
+            QCOMPARE(got.value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("accuracy")).toDouble(-1),
+                     expected.value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("accuracy")).toDouble(-2));
+            for (const QString& key : {QStringLiteral("utility"), QStringLiteral("split"), QStringLiteral("notes")}) {
+                expected.remove(key);
+            }
+            QCOMPARE(QJsonDocument(got).toJson(QJsonDocument::Compact), QJsonDocument(expected).toJson(QJsonDocument::Compact));
+        }
+        const QJsonObject summary = readJsonObject(folder + QStringLiteral("/results/summary.json"));
+        const QJsonObject cell = summary.value(QStringLiteral("cells")).toArray().at(1).toObject();
+        QCOMPARE(cell.value(QStringLiteral("decision_only")).toObject().value(QStringLiteral("decided_from")).toString(),
+                 QStringLiteral("CE"));
+        const QJsonObject metrics = cell.value(QStringLiteral("metrics")).toObject();
+        QCOMPARE(metrics.value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("n")).toInt(), 3);
+        QCOMPARE(metrics.value(QStringLiteral("train_seconds")).toObject().value(QStringLiteral("n")).toInt(), 0);
+
+        // Resumed: a lost decision-only run is re-decided, nothing trains, the report is the same.
+        const QByteArray before = readJsonObject(post + QStringLiteral("2/report.json")).value(QStringLiteral("evaluation")).toObject()
+                                      .value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("accuracy")).toVariant().toByteArray();
+        QVERIFY(QDir(post + QStringLiteral("2")).removeRecursively());
+        const QStringList resume = {QStringLiteral("study"), folder};
+        const Result resumed = runLbd(resume);
+        EXPECT_EXIT(resumed, resume, 0);
+        EXPECT_MENTIONS(resumed.out, QStringLiteral("6 of 6 runs finished (0 trained and 0 reused in this call, "
+                                                    "1 decision-only runs re-decided without training"), resumed, resume);
+        QCOMPARE(readJsonObject(post + QStringLiteral("2/report.json")).value(QStringLiteral("evaluation")).toObject()
+                     .value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("accuracy")).toVariant().toByteArray(),
+                 before);
+    }
+
     void listsTheBuiltInStudies()
     {
         const QStringList args = {QStringLiteral("study"), QStringLiteral("--list")};

@@ -33,6 +33,9 @@ std::map<std::string, std::string> runsByKey(const ResolvedStudy& study)
 {
     std::map<std::string, std::string> keys;
     for (const StudyRunRef& run : study.runs) {
+        if (study.cells[run.cell].decisionOnly()) {
+            continue; // re-decides another cell's runs: trains nothing, so no union entry
+        }
         keys.emplace(runReuseKey(runConfigJson(study, run)),
                      study.spec.name + "/" + study.cells[run.cell].label + "/" + std::to_string(run.seed));
     }
@@ -146,6 +149,19 @@ private slots:
                 needed.insert(key);
             }
         }
+        // The methods study's post-hoc row trains nothing: its runs are not among those needed, and
+        // the runs it re-decides (the CE cell's) are trained by the plan.
+        const ResolvedStudy methods = builtIn("methods");
+        int decisionOnly = 0;
+        for (const StudyCell& cell : methods.cells) {
+            if (cell.decisionOnly()) {
+                ++decisionOnly;
+                QCOMPARE(methods.cells[cell.decideFrom].label, std::string("CE"));
+                QVERIFY(!cell.config.is_null());
+            }
+        }
+        QCOMPARE(decisionOnly, 1);
+        QCOMPARE(runsByKey(methods).size(), (methods.cells.size() - 1) * methods.seeds.size());
         // 16 configs x 3 seeds, less M = 1, 2, 5, 8 at seed 2 (the particle study uses 2 seeds).
         QCOMPARE(needed.size(), size_t(16 * 3 - 4));
         QCOMPARE(trained.size(), planned); // no config trained twice

@@ -1,6 +1,7 @@
 // Studies: study.json parsed with errors that name the key, the factors' cartesian product,
 // baselines and seeds applied as `lbd train` applies them, the folder's refusal of another
 // study, and every built-in study resolving at both scales.
+#include "core/study/decisioncell.h"
 #include "core/study/studyfolder.h"
 #include "core/study/studyspec.h"
 #include "core/train/configjson.h"
@@ -119,6 +120,47 @@ private slots:
             << R"({"factors": [{"name": "x", "levels": [{"label": "x", "set": {"train.epoch": 3}}]}]})" << "train.epoch";
         QTest::newRow("unknown baseline")
             << R"({"factors": [{"name": "x", "levels": [{"label": "x", "baseline": "svm"}]}]})" << "svm";
+        // Decision-only levels (decisioncell.h): each refusal names the key.
+        const auto decisionStudy = [](const char* level) {
+            return QString(R"({"factors": [{"name": "m", "levels": [{"label": "CE", "baseline": "ce"}, %1]}]})").arg(level);
+        };
+        QTest::newRow("decide_from names no level")
+            << decisionStudy(R"({"label": "post", "decide_from": "LBD", "decision": {"utility": "prior:1"}})")
+            << "factors[0].levels[1].decide_from 'LBD' names no level of factor 'm'";
+        QTest::newRow("decide_from itself")
+            << decisionStudy(R"({"label": "post", "decide_from": "post", "decision": {"utility": "prior:1"}})")
+            << "factors[0].levels[1].decide_from 'post' is a decision-only level itself";
+        QTest::newRow("decide_from cycle")
+            << QString(R"({"factors": [{"name": "m", "levels": [{"label": "a", "decide_from": "b", "decision": {"utility": "prior:1"}},
+                                                               {"label": "b", "decide_from": "a", "decision": {"utility": "prior:1"}}]}]})")
+            << "factors[0].levels[0].decide_from 'b' is a decision-only level itself";
+        QTest::newRow("decision-only source")
+            << decisionStudy(R"({"label": "p1", "decide_from": "CE", "decision": {"utility": "prior:1"}},
+                                {"label": "p2", "decide_from": "p1", "decision": {"utility": "prior:2"}})")
+            << "factors[0].levels[2].decide_from 'p1' is a decision-only level itself";
+        QTest::newRow("decide_from without decision")
+            << decisionStudy(R"({"label": "post", "decide_from": "CE"})") << "factors[0].levels[1].decision is missing";
+        QTest::newRow("decision without decide_from")
+            << decisionStudy(R"({"label": "post", "decision": {"utility": "prior:1"}})")
+            << "factors[0].levels[1].decision needs \"decide_from\"";
+        QTest::newRow("decision-only level trains")
+            << decisionStudy(R"({"label": "post", "decide_from": "CE", "set": {"train.epochs": 2}, "decision": {"utility": "prior:1"}})")
+            << "factors[0].levels[1].set: a decision-only level";
+        QTest::newRow("unknown utility")
+            << decisionStudy(R"({"label": "post", "decide_from": "CE", "decision": {"utility": "prior:tuned"}})")
+            << "factors[0].levels[1].decision.utility 'prior:tuned'";
+        QTest::newRow("tau out of range")
+            << decisionStudy(R"({"label": "post", "decide_from": "CE", "decision": {"utility": "prior:11"}})")
+            << "decision.utility 'prior:11'";
+        QTest::newRow("rule without utility")
+            << decisionStudy(R"({"label": "post", "decide_from": "CE", "decision": {"utility": "prior:1", "rule": "mean-logit"}})")
+            << "factors[0].levels[1].decision.rule 'mean-logit' ignores the utility";
+        QTest::newRow("unknown decision key")
+            << decisionStudy(R"({"label": "post", "decide_from": "CE", "decision": {"utility": "prior:1", "defer": 0.5}})")
+            << "decision.defer";
+        QTest::newRow("tune without validation")
+            << decisionStudy(R"({"label": "post", "decide_from": "CE", "decision": {"utility": "prior:tune"}})")
+            << "cell 'post': decision.utility prior:tune tunes tau on the validation split, but cell 'CE' trains without one";
     }
 
     void badStudiesNameWhatIsWrong()
@@ -135,6 +177,46 @@ private slots:
             }
         }
         QVERIFY(test::throwsInputError([&] { resolveStudy(studySpecFromJson(study), {}); }, {named.toStdString()}));
+    }
+
+    // A decision-only level re-decides the cell with its source level and the same other levels:
+    // it takes that cell's config (what was trained), its runs pair seed by seed, and the spec
+    // round-trips through study.json.
+    void decisionOnlyCellsLinkToTheirSource()
+    {
+        json spec = twoFactorStudy();
+        spec["config"]["data"]["val_fraction"] = 0.2;
+        spec["factors"][0]["levels"].push_back(json::parse(
+            R"({"label": "CE + post-hoc", "decide_from": "CE", "decision": {"utility": "prior:tune"}})"));
+        const ResolvedStudy study = resolveStudy(studySpecFromJson(spec), {});
+        QCOMPARE(study.cells.size(), size_t(9));
+        const StudyCell& post = study.cells[7];
+        QCOMPARE(post.label, std::string("CE + post-hoc, tau=2.5"));
+        QVERIFY(post.decisionOnly());
+        QCOMPARE(post.decideFrom, 1);
+        QCOMPARE(study.cells[1].label, std::string("CE, tau=2.5"));
+        QCOMPARE(post.config, study.cells[1].config);
+        QCOMPARE(post.decision.utility, std::string("prior:tune"));
+        QCOMPARE(post.decision.rule, std::string("expected"));
+        QVERIFY(!study.cells[1].decisionOnly());
+        for (int r = 0; r < static_cast<int>(study.runs.size()); ++r) {
+            const int source = decisionSourceRun(study, r);
+            QCOMPARE(source >= 0, study.cells[study.runs[r].cell].decisionOnly());
+            if (source >= 0) {
+                QCOMPARE(study.runs[source].seed, study.runs[r].seed);
+                QCOMPARE(study.runs[source].cell, study.cells[study.runs[r].cell].decideFrom);
+            }
+        }
+        const ResolvedStudy again = resolveStudy(studySpecFromJson(toJson(study.spec)), {});
+        QCOMPARE(again.cells[7].decideFrom, 1);
+        QCOMPARE(again.cells[7].decision.utility, std::string("prior:tune"));
+        // A folder of the study refuses the same cells deciding otherwise.
+        QTemporaryDir temp;
+        const std::string folder = temp.filePath("grid").toStdString();
+        prepareStudyFolder(study, folder);
+        spec["factors"][0]["levels"][2]["decision"]["utility"] = "prior:1";
+        QVERIFY(test::throwsInputError([&] { prepareStudyFolder(resolveStudy(studySpecFromJson(spec), {}), folder); },
+                                       {"another study"}));
     }
 
     void specRoundTripsThroughJson()

@@ -1,6 +1,7 @@
 // A study's aggregation against hand-computed values: a fixed set of report.json files in run
 // folders (finished, failed, stopped, missing), the mean, sample std and Student-t interval per
 // cell, the FHR curve band, and the Markdown / CSV / LaTeX tables written to results/.
+#include "core/study/decisioncell.h"
 #include "core/study/studyfolder.h"
 #include "core/study/studysummary.h"
 
@@ -194,6 +195,47 @@ private slots:
         QCOMPARE(parsed["cells"][0]["metrics"]["accuracy"]["n"].get<int>(), 3);
         QVERIFY(std::abs(parsed["cells"][0]["metrics"]["accuracy"]["ci95_low"].get<double>() - 0.8703133) < 1e-6);
         QCOMPARE(parsed["claim"].get<std::string>(), std::string("B beats A."));
+    }
+
+    // A decision-only cell (decisioncell.h) is a row like any other, read from its runs'
+    // report.json, marked † in the Markdown and LaTeX tables, with a note naming its source cell
+    // and each seed's utility, and without a train time (its reports have none).
+    void decisionOnlyCellIsAMarkedRow()
+    {
+        json spec = studyJson();
+        spec["factors"][0]["levels"].push_back(
+            json::parse(R"({"label": "A + post-hoc", "decide_from": "A", "decision": {"utility": "prior:1"}})"));
+        const ResolvedStudy study = resolveStudy(studySpecFromJson(spec), {});
+        const QString root = m_temp.filePath("decision");
+        for (const StudyRunRef& run : study.runs) {
+            json file = report(0.8 + 0.01 * double(run.seed), 0.6, 0.2, 0.05, {0.3});
+            if (study.cells[run.cell].decisionOnly()) {
+                file.erase("train_seconds");
+                file["utility"] = "prior:1";
+            }
+            if (run.seed != 2 || !study.cells[run.cell].decisionOnly()) {
+                writeRun(root + "/" + QString::fromStdString(run.directory), "finished", file);
+            }
+        }
+        const StudySummary summary = summarizeStudy(study, root.toStdString());
+        const CellSummary& post = summary.cells.at(2);
+        QCOMPARE(post.decidedFrom, std::string("A"));
+        QCOMPARE(post.decision, std::string("prior:1, rule expected"));
+        QCOMPARE(post.finished, 2);
+        QCOMPARE(post.metrics.at("accuracy").n, 2);
+        QCOMPARE(post.metrics.at("train_seconds").n, 0);
+        QVERIFY(summary.cells.at(0).decidedFrom.empty());
+        const std::string markdown = markdownTable(summary);
+        QVERIFY2(markdown.find("| A + post-hoc † | 2/3 |") != std::string::npos, markdown.c_str());
+        QVERIFY2(markdown.find("| A | 3/3 |") != std::string::npos, markdown.c_str());
+        QVERIFY2(markdown.find("† A + post-hoc: decision only (nothing trained, no train time): the finished runs of A "
+                               "re-decided with prior:1, rule expected (seed 0: prior:1; seed 1: prior:1).")
+                     != std::string::npos,
+                 markdown.c_str());
+        QVERIFY(latexTable(summary).find("A + post-hoc$^\\dagger$") != std::string::npos);
+        const json out = toJson(summary);
+        QCOMPARE(out["cells"][2]["decision_only"]["decided_from"].get<std::string>(), std::string("A"));
+        QVERIFY(!out["cells"][0].contains("decision_only"));
     }
 };
 
