@@ -76,7 +76,13 @@ QVariant StudySummaryModel::data(const QModelIndex& index, int role) const
     }
     const lbd::CellSummary& cell = m_summary.cells[static_cast<size_t>(index.row())];
     if (index.column() == Cell) {
-        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(QString::fromStdString(cell.label)) : QVariant();
+        // A decision-only row (core/study/decisioncell.h) is marked as table.md marks it.
+        const QString label = QString::fromStdString(cell.label) + (cell.decidedFrom.empty() ? QString() : QStringLiteral(" †"));
+        if (role == Qt::ToolTipRole && !cell.decidedFrom.empty()) {
+            return tr("%1\nDecision only: nothing trained; the finished runs of %2 re-decided with %3.")
+                .arg(label, QString::fromStdString(cell.decidedFrom), QString::fromStdString(cell.decision));
+        }
+        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(label) : QVariant();
     }
     if (index.column() == Runs) {
         if (role == Qt::DisplayRole) {
