@@ -130,6 +130,49 @@ def config_seeds():
     for name in sorted(os.listdir(presets)):
         if name.endswith(".json"):
             shutil.copyfile(os.path.join(presets, name), os.path.join(CORPUS, "configjson", name))
+    # The keys no preset sets (each written only when set): a seed per baseline with all of them,
+    # so that the fuzzer starts at their typed reads rather than having to invent their names.
+    with open(os.path.join(presets, "quick-cpu.json")) as preset:
+        base = json.load(preset)
+    for baseline in ["ce", "logit-adjusted", "balanced-softmax"]:
+        config = json.loads(json.dumps(base))
+        config.setdefault("data", {}).update({"cache": "auto", "cache_dir": "/tmp/lbd-cache", "decode_threads": 2})
+        config.setdefault("model", {})["init_from"] = "/tmp/runs/earlier/weights.pt"
+        config.setdefault("objective", {}).update({"baseline": baseline, "logit_adjust_tau": 0.5,
+                                                   "logit_adjustment": True})
+        write("configjson", "new-keys-" + baseline + ".json", json.dumps(config, indent=1))
+
+
+TINY_STUDY = {"name": "tiny", "title": "Tiny", "claim": "none",
+              "config": {"name": "tiny", "data": {"dataset": "synthetic", "imbalance_ratio": 4,
+                                                  "synthetic": {"classes": 4, "train_per_class": 40, "test_per_class": 10,
+                                                                "channels": 1, "size": 16}},
+                         "augment": {"output_size": 16, "padding": 2},
+                         "model": {"arch": "smallcnn", "particles": 2},
+                         "objective": {"alpha": 0.7, "utility": "tail:0.5"},
+                         "decision": {"utility": "tail:0.5"},
+                         "train": {"epochs": 2, "batch_size": 32, "device": "cpu", "threads": 2}},
+              "seeds": [0, 1],
+              "factors": [{"name": "method", "levels": [
+                  {"label": "CE", "baseline": "ce"}, {"label": "LBD"},
+                  {"label": "broken", "set": {"data.dataset": "folder", "data.data_dir": "/nonexistent"}}]}]}
+
+
+def study_seeds():
+    """The shipped studies (resources/studies) and a tiny one whose levels use the newer baselines
+    and config keys (data.cache, model.init_from, objective.logit_adjust_tau)."""
+    studies = os.path.join(ROOT, "resources", "studies")
+    for name in sorted(os.listdir(studies)):
+        if name.endswith(".json"):
+            shutil.copyfile(os.path.join(studies, name), os.path.join(CORPUS, "studyspec", name))
+    write("studyspec", "tiny-study.json", json.dumps(TINY_STUDY))
+    newer = json.loads(json.dumps(TINY_STUDY))
+    newer["factors"] = [{"name": "method", "levels": [
+        {"label": "LA", "baseline": "logit-adjusted", "set": {"objective.logit_adjust_tau": 1.5}},
+        {"label": "BS", "baseline": "balanced-softmax"},
+        {"label": "cached", "set": {"data.cache": "auto", "data.cache_dir": "/tmp/c", "data.decode_threads": 1}},
+        {"label": "warm", "set": {"model.init_from": "/tmp/runs/a/weights.pt"}}]}]
+    write("studyspec", "newer-keys-study.json", json.dumps(newer))
 
 
 def full_report():
@@ -187,8 +230,13 @@ def runfolder_seeds():
 
 
 if __name__ == "__main__":
-    shutil.rmtree(CORPUS, ignore_errors=True)
+    # Only the targets written here: pickle and datasetcache seeds come from make_binary_seeds.sh
+    # (they need PyTorch and the lbd binary) and are kept.
+    for target in ["idx_raw", "idx_gzip", "cifar", "list", "imageheader", "utilitymatrix", "configjson",
+                   "runfolder", "studyspec"]:
+        shutil.rmtree(os.path.join(CORPUS, target), ignore_errors=True)
     os.makedirs(os.path.join(CORPUS, "configjson"))
+    os.makedirs(os.path.join(CORPUS, "studyspec"))
     idx_seeds()
     cifar_seeds()
     list_seeds()
@@ -196,5 +244,6 @@ if __name__ == "__main__":
     utility_seeds()
     config_seeds()
     runfolder_seeds()
+    study_seeds()
     for target in sorted(os.listdir(CORPUS)):
         print(target, len(os.listdir(os.path.join(CORPUS, target))), "files")

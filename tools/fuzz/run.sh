@@ -16,7 +16,7 @@ shift || true
 build="${FUZZ_BUILD:-$root/build-fuzz}"
 work="${FUZZ_WORK:-$build/work}"
 jobs="${FUZZ_JOBS:-2}"
-all=(imageheader idx_raw idx_gzip cifar list utilitymatrix configjson runfolder studyspec)
+all=(imageheader idx_raw idx_gzip cifar list utilitymatrix configjson runfolder studyspec pickle datasetcache)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then targets=("${all[@]}"); fi
 
