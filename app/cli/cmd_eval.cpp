@@ -263,7 +263,9 @@ int runEval(const EvalOptions& o)
         if (!tuned.empty()) {
             std::cout << tuned << '\n';
         }
-        printReport(std::cout, report, names, o.run + ", " + resultSplitName(split) + " split, utility " + utilityName);
+        printReport(std::cout, report, names,
+                    o.run + ", " + resultSplitName(split) + " split, utility " + utilityName
+                        + (calibration.particles ? ", each particle temperature-scaled (below)" : ""));
         if (calibration.particles) {
             printParticleCalibration(report, calibration, single, rule);
         }
