@@ -214,13 +214,25 @@ private:
         }
     }
 
+    // A source run trained again (removed and retrained, --retry-failed) since its decision-only
+    // run was made: that run describes a model that no longer exists.
+    bool decidedBeforeSource(int index) const
+    {
+        const int source = decisionSourceRun(m_study, index);
+        std::error_code ec1, ec2;
+        const auto decided = std::filesystem::last_write_time(RunFolder(runDirectory(index)).path(RunFolder::kReport), ec1);
+        const auto trained = std::filesystem::last_write_time(RunFolder(runDirectory(source)).path(RunFolder::kReport), ec2);
+        return !ec1 && !ec2 && decided < trained;
+    }
+
     // A decision-only run is re-decided after this pass's training (decideRuns), unless done.
     void selectDecision(int index)
     {
         const StudyRunStatus status = inspectStudyRun(runDirectory(index));
         StudyProgress progress;
         progress.run = index;
-        progress.state = status.state == StudyRunState::Finished ? StudyRunState::Finished : StudyRunState::Pending;
+        const bool done = status.state == StudyRunState::Finished && !decidedBeforeSource(index);
+        progress.state = done ? StudyRunState::Finished : StudyRunState::Pending;
         progress.message = status.message;
         const std::lock_guard<std::mutex> lock(m_mutex);
         report(progress);

@@ -2,7 +2,9 @@
 // Which share of a study's runs this process trains, for several hosts (or a SLURM job array) on
 // one shared study folder. Run k (study order: cell by cell, seeds within a cell) belongs to shard
 // k mod N, so every shard gets every cell's seeds spread over it and the shards are disjoint and
-// together cover the study. Aggregation always reads every run on disk.
+// together cover the study. Aggregation always reads every run on disk. A decision-only cell's run
+// (decisioncell.h) trains nothing and belongs to the shard of the run it re-decides (the runner
+// asks owns() of that run), so it is made by the process that trains its source.
 #include <functional>
 #include <string>
 

@@ -335,6 +335,20 @@ private slots:
         QCOMPARE(readJsonObject(post + QStringLiteral("2/report.json")).value(QStringLiteral("evaluation")).toObject()
                      .value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("accuracy")).toVariant().toByteArray(),
                  before);
+        // A source run written again after its decision (retrained) is re-decided; the others stay.
+        const QString sourceReport = folder + QStringLiteral("/runs/ce/seed-0/report.json");
+        QFile source(sourceReport);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QByteArray content = source.readAll();
+        source.close();
+        QTest::qWait(20);
+        QVERIFY(writeFile(sourceReport, content));
+        const Result redecided = runLbd(resume);
+        EXPECT_EXIT(redecided, resume, 0);
+        EXPECT_MENTIONS(redecided.out, QStringLiteral("(0 trained and 0 reused in this call, 1 decision-only runs re-decided"),
+                        redecided, resume);
+        EXPECT_MENTIONS(redecided.err, QStringLiteral("runs/ce-post-hoc-logit-adjustment/seed-0: re-decided from runs/ce/seed-0"),
+                        redecided, resume);
     }
 
     void listsTheBuiltInStudies()

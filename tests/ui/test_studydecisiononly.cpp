@@ -2,7 +2,7 @@
 // the same summary as table.md: a tiny study of a CE cell and its post-hoc logit adjustment
 // (prior:1, nothing trained) run from the page ends with every run finished, the post-hoc row
 // marked † with n = 2/2, a tooltip naming its source and decision, the accuracy cell equal to
-// core's Markdown table, and no train time.
+// core's Markdown table, and no train time; the setup panel's estimate counts only the trained runs.
 #include "tests/ui/uitestsupport.h"
 
 #include "core/study/studysummary.h"
@@ -16,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -69,6 +70,10 @@ private slots:
         page.setupPanel()->setFolderOverride(m_temp.filePath(QStringLiteral("studies/posthoc")));
         page.resize(1400, 900);
         page.show();
+        // The estimate counts the runs that train: the CE cell's two, not the post-hoc row's.
+        const auto* estimate = page.setupPanel()->findChild<QLabel*>(QStringLiteral("studyEstimate"));
+        QVERIFY(estimate);
+        QVERIFY2(estimate->text().contains(QStringLiteral("for 2 runs")), qPrintable(estimate->text()));
         QSignalSpy done(&page, &StudiesPage::studyFinished);
         QVERIFY2(page.startStudy(), qPrintable(page.lastMessage()));
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 600000);

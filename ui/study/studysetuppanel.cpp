@@ -392,8 +392,8 @@ QString StudySetupPanel::estimateText() const
     bool recorded = false;
     bool reference = false;
     for (size_t cell = 0; cell < study->cells.size(); ++cell) {
-        if (runsOfCell[cell] == 0) {
-            continue;
+        if (runsOfCell[cell] == 0 || study->cells[cell].decisionOnly()) {
+            continue; // a decision-only cell re-decides another cell's runs: seconds, no training
         }
         try {
             // Every seed of a cell trains the same config: one estimate per cell.
