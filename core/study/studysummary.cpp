@@ -297,7 +297,7 @@ std::vector<std::string> protocolNotes(const ResolvedStudy& study, const std::ve
     std::vector<std::string> notes;
     const bool same = std::all_of(perCell.begin(), perCell.end(), [&](const auto& cell) { return cell.second == perCell.front().second; });
     if (same && !perCell.empty()) {
-        notes.push_back("Every cell: " + perCell.front().second + ".");
+        notes.push_back((perCell.size() < study.cells.size() ? "Every trained cell: " : "Every cell: ") + perCell.front().second + ".");
     } else {
         for (const auto& [label, text] : perCell) {
             notes.push_back(label + ": " + text + ".");

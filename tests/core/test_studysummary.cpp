@@ -232,6 +232,7 @@ private slots:
                                "re-decided with prior:1, rule expected (seed 0: prior:1; seed 1: prior:1).")
                      != std::string::npos,
                  markdown.c_str());
+        QVERIFY2(markdown.find("Every trained cell: protocol app") != std::string::npos, markdown.c_str());
         QVERIFY(latexTable(summary).find("A + post-hoc$^\\dagger$") != std::string::npos);
         const json out = toJson(summary);
         QCOMPARE(out["cells"][2]["decision_only"]["decided_from"].get<std::string>(), std::string("A"));

@@ -2,7 +2,8 @@
 // the same summary as table.md: a tiny study of a CE cell and its post-hoc logit adjustment
 // (prior:1, nothing trained) run from the page ends with every run finished, the post-hoc row
 // marked † with n = 2/2, a tooltip naming its source and decision, the accuracy cell equal to
-// core's Markdown table, and no train time; the setup panel's estimate counts only the trained runs.
+// core's Markdown table, and no train time; the setup panel's estimate counts only the trained runs,
+// and a decision-only run opens as the run it re-decides.
 #include "tests/ui/uitestsupport.h"
 
 #include "core/study/studysummary.h"
@@ -79,6 +80,11 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 600000);
         QCOMPARE(page.runModel()->rowCount(), 4);
         QCOMPARE(page.runModel()->count(lbd::StudyRunState::Finished), 4);
+        // A decision-only run holds only its report: double-clicking it opens the run it re-decides.
+        QVERIFY(page.runModel()->runDirectory(2).endsWith(QStringLiteral("runs/ce/seed-0")));
+        QVERIFY(page.runModel()->runDirectory(3).endsWith(QStringLiteral("runs/ce/seed-1")));
+        QVERIFY(page.runModel()->index(2, StudyRunModel::Message).data().toString().startsWith(
+            QStringLiteral("re-decided from runs/ce/seed-0, utility prior:1, rule expected")));
 
         StudySummaryModel* table = page.summaryModel();
         QCOMPARE(table->rowCount(), 2);

@@ -1,5 +1,7 @@
 #include "ui/study/studyrunmodel.h"
 
+#include "core/study/decisioncell.h"
+
 #include <QDir>
 
 #include <cmath>
@@ -33,6 +35,9 @@ void StudyRunModel::setStudy(const lbd::ResolvedStudy& study, const QString& dir
         row.cell = QString::fromStdString(study.cells[static_cast<size_t>(ref.cell)].label);
         row.seed = ref.seed;
         row.directory = QDir::cleanPath(root.filePath(QString::fromStdString(ref.directory)));
+        const int source = lbd::decisionSourceRun(study, static_cast<int>(i));
+        row.openDirectory = source < 0 ? row.directory
+                                       : QDir::cleanPath(root.filePath(QString::fromStdString(study.runs[size_t(source)].directory)));
         const lbd::StudyRunStatus status = lbd::inspectStudyRun(row.directory.toStdString());
         row.progress.run = static_cast<int>(i);
         row.progress.state = status.state;
@@ -75,7 +80,7 @@ lbd::StudyRunState StudyRunModel::state(int row) const
 
 QString StudyRunModel::runDirectory(int row) const
 {
-    return m_rows.at(static_cast<size_t>(row)).directory;
+    return m_rows.at(static_cast<size_t>(row)).openDirectory;
 }
 
 int StudyRunModel::count(lbd::StudyRunState state) const

@@ -30,6 +30,8 @@ public:
     void applyProgress(const lbd::StudyProgress& progress);
 
     lbd::StudyRunState state(int row) const;
+    // The run folder that opens on every page: a decision-only run's (core/study/decisioncell.h)
+    // holds only a report, so it opens the trained run it re-decides.
     QString runDirectory(int row) const;
     int count(lbd::StudyRunState state) const;
 
@@ -46,6 +48,7 @@ private:
         QString cell;
         qint64 seed = 0;
         QString directory;
+        QString openDirectory; // runDirectory(): the source run's for a decision-only run
         lbd::StudyProgress progress;
     };
     QVariant displayText(const Row& row, int column) const;
