@@ -6,6 +6,7 @@
 #include "core/util/error.h"
 #include "core/util/jsonread.h"
 
+#include <algorithm>
 #include <set>
 
 namespace lbd {
