@@ -47,7 +47,12 @@ RedecidedRun redecideRun(const std::string& source, const std::string& sourceNam
     out.accuracy = report.overall.accuracy;
     out.note = "re-decided from " + sourceName + ", utility " + out.utility + how + ", rule " + decision.rule;
 
-    nlohmann::json file = {{"evaluation", reportToJson(report)}, {"decided_from", sourceName},
+    nlohmann::json evaluation = reportToJson(report);
+    // The published metrics are the published code's own decision (mean-logit) on these same
+    // probabilities: the source run's figures, not this row's. Left out, so that the study table
+    // shows "-" there instead of CE's numbers in the post-hoc row.
+    evaluation.erase("published");
+    nlohmann::json file = {{"evaluation", evaluation}, {"decided_from", sourceName},
                            {"utility", out.utility}, {"rule", decision.rule}, {"study_utility", decision.utility},
                            {"note", out.note}};
     if (!tuning.is_null()) {

@@ -310,7 +310,11 @@ private slots:
             const QJsonObject got = report.value(QStringLiteral("evaluation")).toObject();
             QCOMPARE(got.value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("accuracy")).toDouble(-1),
                      expected.value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("accuracy")).toDouble(-2));
-            for (const QString& key : {QStringLiteral("utility"), QStringLiteral("split"), QStringLiteral("notes")}) {
+            // The published metrics are the source run's own (mean-logit) decision: not this row's.
+            QVERIFY(expected.contains(QStringLiteral("published")));
+            QVERIFY(!got.contains(QStringLiteral("published")));
+            for (const QString& key : {QStringLiteral("utility"), QStringLiteral("split"), QStringLiteral("notes"),
+                                       QStringLiteral("published")}) {
                 expected.remove(key);
             }
             QCOMPARE(QJsonDocument(got).toJson(QJsonDocument::Compact), QJsonDocument(expected).toJson(QJsonDocument::Compact));
@@ -322,6 +326,7 @@ private slots:
         const QJsonObject metrics = cell.value(QStringLiteral("metrics")).toObject();
         QCOMPARE(metrics.value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("n")).toInt(), 3);
         QCOMPARE(metrics.value(QStringLiteral("train_seconds")).toObject().value(QStringLiteral("n")).toInt(), 0);
+        QCOMPARE(metrics.value(QStringLiteral("accuracy_published")).toObject().value(QStringLiteral("n")).toInt(0), 0);
 
         // Resumed: a lost decision-only run is re-decided, nothing trains, the report is the same.
         const QByteArray before = readJsonObject(post + QStringLiteral("2/report.json")).value(QStringLiteral("evaluation")).toObject()
