@@ -68,7 +68,7 @@ RunResults loadRunResults(const std::string& directory, ResultSplit split)
     }
     const RunFolder folder(directory);
     if (!folder.exists(RunFolder::kConfig)) {
-        throw InputError(directory + ": not a run folder (" + RunFolder::kConfig + " is missing)");
+        throw InputError(notARunFolderMessage(directory, std::string(RunFolder::kConfig) + " is missing"));
     }
     if (!folder.exists(RunFolder::kTestProbabilities)) {
         throw InputError(folder.path(RunFolder::kTestProbabilities)

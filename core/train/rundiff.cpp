@@ -146,7 +146,7 @@ RunDifferences diffRuns(const std::string& firstRun, const std::string& secondRu
             throw InputError(run + ": no such run folder");
         }
         if (!folder.exists(RunFolder::kConfig) && !folder.exists(RunFolder::kManifest)) {
-            throw InputError(run + ": not a run folder (neither config.json nor run.json is there)");
+            throw InputError(notARunFolderMessage(run, "neither config.json nor run.json is there"));
         }
         // A report that is there but cannot be read is an error naming the file and field, not
         // metrics shown as absent (issue 30: nothing silently replaced).

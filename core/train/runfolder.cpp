@@ -132,4 +132,34 @@ RunStatus readRunStatus(const RunFolder& folder)
     return status;
 }
 
+std::string notARunFolderMessage(const std::string& directory, const std::string& why)
+{
+    namespace fs = std::filesystem;
+    const std::string plain = directory + ": not a run folder (" + why + ")";
+    const RunFolder folder(directory);
+    if (!folder.exists(RunFolder::kReport)) {
+        return plain;
+    }
+    try {
+        const nlohmann::json report = readJsonFile(folder.path(RunFolder::kReport));
+        if (!report.is_object() || !report.contains("decided_from") || !report["decided_from"].is_string()) {
+            return plain;
+        }
+        // A study's runs/<cell>/seed-N: the source is named relative to the study folder.
+        fs::path row = fs::path(directory).lexically_normal();
+        if (row.filename().empty()) {
+            row = row.parent_path();
+        }
+        const fs::path source = (row.parent_path().parent_path().parent_path() / report["decided_from"].get<std::string>())
+                                    .lexically_normal();
+        const std::string utility = report.value("utility", std::string("?"));
+        const std::string rule = report.value("rule", std::string("?"));
+        return directory + ": a decision-only study row, not a run (nothing was trained here): it re-decided " + source.string()
+               + " with utility " + utility + " and rule " + rule + "; the same numbers: lbd eval " + source.string()
+               + " --utility " + utility + " --rule " + rule;
+    } catch (const std::exception&) {
+        return plain; // an unreadable report says nothing about what the folder is
+    }
+}
+
 } // namespace lbd

@@ -67,4 +67,9 @@ RunStatus readRunStatus(const RunFolder& folder);
 // A new run folder name under `runsRoot`: "<name>-YYYYMMDD-HHMMSS" (with a suffix if taken).
 std::string newRunDirectory(const std::string& runsRoot, const std::string& name);
 
+// The error for a folder that is not a run: "DIR: not a run folder (WHY)", or, for a study's
+// decision-only row (its report.json names the run it re-decided), what it is and the command that
+// gives its numbers from that run, since nothing was trained there.
+std::string notARunFolderMessage(const std::string& directory, const std::string& why);
+
 } // namespace lbd

@@ -328,6 +328,15 @@ private slots:
         QCOMPARE(metrics.value(QStringLiteral("train_seconds")).toObject().value(QStringLiteral("n")).toInt(), 0);
         QCOMPARE(metrics.value(QStringLiteral("accuracy_published")).toObject().value(QStringLiteral("n")).toInt(0), 0);
 
+        // Opened as a run, a decision-only row says what it is and the command that gives its numbers.
+        const QStringList asRun = {QStringLiteral("eval"), post + QStringLiteral("1")};
+        const Result opened = runLbd(asRun);
+        EXPECT_EXIT(opened, asRun, 2);
+        EXPECT_MENTIONS(opened.err, QStringLiteral("a decision-only study row, not a run (nothing was trained here): it re-decided ")
+                                        + QDir::cleanPath(folder + QStringLiteral("/runs/ce/seed-1")),
+                        opened, asRun);
+        EXPECT_MENTIONS(opened.err, QStringLiteral("the same numbers: lbd eval "), opened, asRun);
+
         // Resumed: a lost decision-only run is re-decided, nothing trains, the report is the same.
         const QByteArray before = readJsonObject(post + QStringLiteral("2/report.json")).value(QStringLiteral("evaluation")).toObject()
                                       .value(QStringLiteral("accuracy")).toObject().value(QStringLiteral("accuracy")).toVariant().toByteArray();
