@@ -71,6 +71,18 @@ void rewriteStateDict(const std::string& from, const std::string& to,
     archive.write(to, dict);
 }
 
+// The two-particle grey smallcnn of the LBD-run fixtures (weights.pt, checkpoint.pt).
+ModelSpec smallRunSpec(int64_t classes)
+{
+    ModelSpec spec;
+    spec.arch = "smallcnn";
+    spec.particles = 2;
+    spec.inputChannels = 1;
+    spec.numClasses = classes;
+    spec.inputSize = 16;
+    return spec;
+}
+
 } // namespace
 
 class TestPretrainedLoad : public QObject {
@@ -238,12 +250,7 @@ private slots:
 
     void lbdRunWeightsFineTune()
     {
-        ModelSpec spec;
-        spec.arch = "smallcnn";
-        spec.particles = 2;
-        spec.inputChannels = 1;
-        spec.numClasses = 4;
-        spec.inputSize = 16;
+        ModelSpec spec = smallRunSpec(4);
         torch::manual_seed(5);
         ParticleModel trained = makeParticleModel(spec);
         const std::vector<std::string> classes = {"a", "b", "c", "d"};
@@ -286,12 +293,7 @@ private slots:
     {
         // A run folder with only checkpoint.pt (stopped before weights.pt): its param/ and buffer/
         // tensors, the arch from its config, the classes from run.json.
-        ModelSpec spec;
-        spec.arch = "smallcnn";
-        spec.particles = 2;
-        spec.inputChannels = 1;
-        spec.numClasses = 3;
-        spec.inputSize = 16;
+        ModelSpec spec = smallRunSpec(3);
         torch::manual_seed(7);
         ParticleModel trained = makeParticleModel(spec);
         FlatSgd optimizer(trained->parameters(), 0.9, true, 5e-4, false);
