@@ -4,6 +4,7 @@
 #include "app/cli/configflags.h"
 #include "app/cli/progressbar.h"
 
+#include "core/study/studyassembly.h"
 #include "core/study/studyfolder.h"
 #include "core/study/studyrunner.h"
 #include "core/train/runsroot.h"
@@ -132,6 +133,11 @@ int runStudy(StudyCommandOptions& o)
         std::cerr << "lbd study: " << note << "\n";
     }
     if (o.summarize) {
+        if (!o.reuseFrom.empty()) {
+            // Put together from runs trained elsewhere (core/study/studyassembly.h); nothing trains.
+            std::cerr << "lbd study: " << directory << ": "
+                      << describeAssembly(assembleStudyFromRuns(study, directory, o.reuseFrom)) << '\n';
+        }
         if (!isStudyFolder(directory)) {
             throw InputError(directory + ": no study has run there yet (nothing to summarize)");
         }
@@ -275,7 +281,8 @@ Command addStudyCommand(CLI::App& lbd)
                   "job array sets them. Exit status 0 when this shard's runs finished; results/ counts every run on disk")
         ->type_name("I/N");
     c->add_flag("--retry-failed", o->retryFailed, "train failed runs again (from their last good checkpoint)");
-    c->add_flag("--summarize", o->summarize, "only aggregate what has finished and write results/ (no training)");
+    c->add_flag("--summarize", o->summarize, "only aggregate what has finished and write results/ (no training); with --reuse-from, first "
+                "copy in the matching finished runs (decision-only ones too) from those folders");
     c->add_flag("--quiet", o->quiet, "no progress lines");
     c->add_flag("--json", o->json, "print results/summary.json instead of the Markdown table");
     o->flags.addSwitch(*c, "--cache", "data.cache", "auto",

@@ -351,6 +351,9 @@ StudySpec studySpecFromJson(const json& root, const std::string& source)
             spec.metrics.push_back(metric.get<std::string>());
         }
     }
+    if (reader.has("claims")) {
+        spec.claims = studyClaimsFromJson(reader.child("claims"), source + ".claims", spec.factors);
+    }
     reader.rejectUnknown();
     return spec;
 }
@@ -394,6 +397,9 @@ json toJson(const StudySpec& spec)
     out["factors"] = factors;
     if (!spec.metrics.empty()) {
         out["metrics"] = spec.metrics;
+    }
+    if (!spec.claims.empty()) {
+        out["claims"] = toJson(spec.claims);
     }
     return out;
 }

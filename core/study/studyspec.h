@@ -12,7 +12,9 @@
 //                                              {"label": "LBD M=5", "set": {"model.particles": 5}}]}],
 //    "seeds": [0, 1, 2],
 //    "quick": {"preset": "quick-cpu", "set": {...}, "seeds": [0, 1]},   (the --quick scale)
-//    "metrics": ["accuracy", "tail", ...]}               (the table's columns; default: all)
+//    "metrics": ["accuracy", "tail", ...],               (the table's columns; default: all)
+//    "claims": [{"text": ..., "cell": "LBD", "against": "CE", "metric": "tail", "better": "higher"}]}
+//                                                         (optional: verdicts, core/study/studyclaims.h)
 // A level may train nothing: {"label": "CE + post-hoc logit adjustment", "decide_from": "CE",
 // "decision": {"utility": "prior:tune"}} re-decides the finished runs of the cell whose level in
 // this factor is "CE" (core/study/decisioncell.h).
@@ -20,6 +22,7 @@
 // training both change.
 #include <nlohmann/json.hpp>
 
+#include "core/study/studyclaims.h"
 #include "core/train/protocol.h"
 
 #include <optional>
@@ -75,6 +78,8 @@ struct StudySpec {
     // applied to the base config, at either scale. Built-in studies name one; a user's study may
     // leave its preset's own.
     std::optional<Protocol> protocol;
+    // The paper's claims as paired comparisons of two cells (studyclaims.h); may be empty.
+    std::vector<StudyClaim> claims;
 };
 
 // Throws InputError naming the key ("study.factors[1].levels[0].label must be a string").

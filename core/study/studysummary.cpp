@@ -3,6 +3,7 @@
 #include "core/eval/evaluationreport.h"
 #include "core/study/decisioncell.h"
 #include "core/study/studyfolder.h"
+#include "core/study/studyreportcheck.h"
 #include "core/train/configjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runlock.h"
@@ -39,10 +40,7 @@ const json* find(const json& object, std::initializer_list<const char*> path)
 
 std::optional<double> number(const json* node)
 {
-    if (node && node->is_number()) {
-        return node->get<double>();
-    }
-    return std::nullopt;
+    return node && node->is_number() ? std::optional<double>(node->get<double>()) : std::nullopt;
 }
 
 std::optional<double> regionAccuracy(const json& evaluation, const std::string& region)
@@ -396,6 +394,7 @@ StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& study
             cell.problems.push_back(seed + ": " + error.what());
             continue;
         }
+        checkStudyReport(report, RunFolder(directory).path(RunFolder::kReport)); // or exit 2 naming the field
         ++cell.finished;
         if (!cell.decidedFrom.empty()) {
             cell.decisions.push_back(decidedWith(report, seed));
@@ -422,6 +421,7 @@ StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& study
         }
     }
     addDecisionNotes(summary);
+    summary.verdicts = studyClaimVerdicts(study, studyDirectory);
     return summary;
 }
 
@@ -462,7 +462,7 @@ json toJson(const StudySummary& summary)
             {"claim", summary.claim}, {"factors", summary.factorNames}, {"seeds", summary.seeds},
             {"columns", summary.metricKeys}, {"interval", "95 % Student-t interval of the mean over seeds"},
             {"protocol_notes", summary.protocolNotes},
-            {"cells", cells}};
+            {"cells", cells}, {"verdicts", toJson(summary.verdicts)}};
 }
 
 std::string formatMeanStd(const SampleSummary& sample, const StudyMetric& metric)
@@ -506,7 +506,7 @@ std::string markdownTable(const StudySummary& summary)
             out << "\n- " << markdownEscape(cell.label) << ", " << markdownEscape(problem);
         }
     }
-    return out.str();
+    return out.str() + claimVerdictsMarkdown(summary.verdicts);
 }
 
 std::string csvTable(const StudySummary& summary)

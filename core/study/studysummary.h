@@ -3,6 +3,7 @@
 // sample standard deviation and the 95 % interval (Student's t) over seeds of each metric; the
 // tables as Markdown, CSV and LaTeX (booktabs). Torch-free: the CLI writes these files and the
 // Studies page shows the same numbers.
+#include "core/study/claimverdict.h"
 #include "core/study/studyspec.h"
 
 #include <map>
@@ -89,6 +90,9 @@ struct StudySummary {
     // Which protocol and decision rule produced the numbers, and how the metrics shown are
     // defined (ours beside the published code's): written under every table.
     std::vector<std::string> protocolNotes;
+    // The study's claims, each a paired comparison of two cells over seeds (claimverdict.h):
+    // summary.json's "verdicts" and a section under table.md's table.
+    std::vector<ClaimVerdict> verdicts;
 };
 
 StudySummary summarizeStudy(const ResolvedStudy& study, const std::string& studyDirectory);

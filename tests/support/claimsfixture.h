@@ -1,0 +1,16 @@
+#pragma once
+// A methods study folder made from committed run reports, for the claim-verdict tests: the
+// paper-standard runs trained on GPUs on 2026-11-28 (docs/results/paper-studies/
+// runs-2026-11-28-h200x4.tar.xz: LBD seeds 0-2; runs-2026-11-28-h200x2.tar.xz: CE and CE + post-hoc
+// logit adjustment seeds 0-2), read out of the archives with tar. Only status.json and report.json
+// of each run are copied: what the summary and the verdicts read.
+#include <QString>
+
+namespace lbd::test {
+
+// Writes the built-in methods study (full scale, seeds 0-2) into `studyDirectory` with those nine
+// runs; the other cells stay missing. `sourceDirectory`: the repository (a test's LBD_SOURCE_DIR).
+// Returns an error message, empty on success.
+QString makeMethodsClaimsStudy(const QString& studyDirectory, const QString& sourceDirectory);
+
+} // namespace lbd::test
