@@ -79,11 +79,11 @@ EvalCalibration evalCalibration(const EvalOptions& o, const RunResults& results)
     }
     calibration.single = runTemperature(o.run); // fitted on validation (and saved) when the run has none yet
     if (o.perParticle) {
-        calibration.particles = runParticleTemperatures(o.run); // likewise particle_temperatures.json
-        if (static_cast<int64_t>(calibration.particles->particles.size()) != results.particles) {
-            throw InputError(o.run + "/" + kParticleTemperatureFileName + " has "
-                             + std::to_string(calibration.particles->particles.size()) + " temperatures for the run's "
-                             + std::to_string(results.particles) + " particles");
+        // Fitted jointly on validation (and saved) when the run has none yet; a file read back is
+        // checked against the run's M and the fit's range there, in one place.
+        calibration.particles = runParticleTemperatures(o.run, results.particles);
+        if (!calibration.particles->note.empty()) {
+            std::cerr << "lbd eval: note: " << calibration.particles->note << '\n';
         }
     }
     return calibration;
@@ -104,14 +104,8 @@ nlohmann::json summaryJson(const EvaluationReport& report)
 
 nlohmann::json particleFitJson(const ParticleTemperatureFit& fit)
 {
-    nlohmann::json before = nlohmann::json::array();
-    nlohmann::json after = nlohmann::json::array();
-    for (const TemperatureFit& one : fit.particles) {
-        before.push_back(one.nllBefore);
-        after.push_back(one.nllAfter);
-    }
-    return {{"temperatures", fit.temperatures()}, {"fitted_on", resultSplitName(ResultSplit::Validation)},
-            {"images", fit.particles.front().images}, {"nll_before", before}, {"nll_after", after}};
+    return {{"temperatures", fit.temperatures()}, {"fit", "joint"}, {"fitted_on", fit.split}, {"images", fit.images},
+            {"nll_before", fit.nllBefore}, {"nll_after", fit.nllAfter}};
 }
 
 // "NLL a / b  ECE ..  Brier ..  accuracy .. / ..": before (the model's pbar) and after.
@@ -138,7 +132,7 @@ void printParticleCalibration(const EvaluationReport& report, const EvalCalibrat
         list += (list.empty() ? "" : ", ") + numberText(t, 4);
     }
     std::cout << "  per-particle T  T_j = " << list
-              << " (fitted on validation; calibrated particle j = softmax(log p_j / T_j), pbar their mean)\n"
+              << " (fitted jointly on validation; calibrated particle j = softmax(log p_j / T_j), pbar their mean)\n"
               << "    before / after  " << beforeAfterText(*report.uncalibrated, report) << '\n';
     if (single) {
         std::cout << "  single T        T = " << numberText(calibration.single->temperature, 4)
@@ -166,6 +160,12 @@ int runEval(const EvalOptions& o)
         o.utility ? parseUtilitySpec(*o.utility, names, results.trainCounts) : results.decisions.decisionUtility;
     std::string utilityName = o.utility ? *o.utility : results.decisions.decisionDescription;
     const DecisionRule rule = o.rule ? parseDecisionRule(*o.rule) : results.decisions.rule;
+    if (o.utility && isPriorUtilitySpec(*o.utility)) {
+        checkPriorUtilityRule(rule, "--utility " + *o.utility);
+    }
+    if (o.tune && *o.tune == "prior-tau") {
+        checkPriorUtilityRule(rule, "--tune prior-tau");
+    }
     std::optional<double> defer = o.defer ? o.defer : results.decisions.deferUtility;
     if (defer && !decisionRuleInfo(rule).supportsDefer) {
         if (o.defer) {
@@ -249,8 +249,9 @@ int runEval(const EvalOptions& o)
         }
         if (calibration.particles) {
             out["particle_temperatures"] = {{"values", calibration.particles->temperatures()},
-                                            {"definition", "calibrated particle j = softmax(log p_j / T_j); calibrated "
-                                                           "pbar = their mean"}};
+                                            {"definition", "calibrated particle j = softmax(log p_j / T_j), log p_j "
+                                                           "exact; calibrated pbar = their mean; T_1..T_M fitted "
+                                                           "jointly on the validation NLL of that mean"}};
             out["particle_temperature_fit"] = particleFitJson(*calibration.particles);
             // The single T's figures on the same images and rule (null for mean-logit / eq7).
             out["single_temperature"] = single ? summaryJson(*single) : nlohmann::json(nullptr);

@@ -81,6 +81,24 @@ void checkDeferUtility(double deferUtility, DecisionRule rule, const std::string
     }
 }
 
+std::optional<std::string> priorUtilityRefusal(DecisionRule rule)
+{
+    if (rule != DecisionRule::Eq7) {
+        return std::nullopt;
+    }
+    return std::string("prior:<tau> (post-hoc logit adjustment) is an expected-utility decision, argmax pbar_d / pi_d^tau; "
+                       "the eq7 rule would multiply each class's mean log probability by (min pi / pi_d)^tau, which is "
+                       "smallest for the head classes, so the head class wins, the opposite of the adjustment "
+                       "(lbd-math.md section 9, vector H); use the expected rule");
+}
+
+void checkPriorUtilityRule(DecisionRule rule, const std::string& context)
+{
+    if (const auto refusal = priorUtilityRefusal(rule)) {
+        throw InputError(context + ": " + *refusal);
+    }
+}
+
 std::optional<std::string> decisionRuleWarning(DecisionRule rule, const UtilityMatrix& utility)
 {
     if (rule != DecisionRule::Eq7 || !hasNegativeEntry(utility)) {

@@ -47,6 +47,17 @@ std::string decisionRuleNameList();
 // rule that scores by expected utility. Throws InputError naming `context` ("--defer", "decision.defer").
 void checkDeferUtility(double deferUtility, DecisionRule rule, const std::string& context);
 
+// Post-hoc logit adjustment, the utility prior:tau (core/lbd/priorutility.h), is an expected-utility
+// decision, argmax_d pbar_d / pi_d^tau. Under eq7 its diagonal U = diag((min pi / pi_d)^tau) scales
+// each class's mean log probability L_d <= 0 by a number that is smallest for the head classes, so
+// the head wins: the opposite of the adjustment (lbd-math.md section 9, vector H: counts (100, 10,
+// 1), pbar (0.2, 0.3, 0.5) decide 0). The reason, for eq7; nothing for the other rules. Every place
+// a prior utility meets a rule asks here: `lbd eval`, `lbd predict`, config files, study decision
+// cells, tunePriorTau and the Decision lab.
+std::optional<std::string> priorUtilityRefusal(DecisionRule rule);
+// InputError "<context>: <the refusal>" for eq7.
+void checkPriorUtilityRule(DecisionRule rule, const std::string& context);
+
 // The warning every place that lets a user pick a rule must show (panel, Decision lab, Classify,
 // CLI stderr, report.json), or nothing: eq7 with a matrix that has a negative entry is degenerate
 // (lbd-math.md section 5: almost every image goes to the last classes).

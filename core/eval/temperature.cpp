@@ -3,6 +3,7 @@
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
 #include "core/util/jsonfile.h"
+#include "core/util/numbertext.h"
 
 #include <nlohmann/json.hpp>
 
@@ -122,6 +123,16 @@ TemperatureFit fitTemperature(const std::vector<double>& pbar, const std::vector
     return fit;
 }
 
+void checkFittedTemperature(double temperature, const std::string& where)
+{
+    if (!(temperature >= kMinTemperature && temperature <= kMaxTemperature)) {
+        throw InputError(where + " = " + numberText(temperature) + " is outside [" + numberText(kMinTemperature, 6) + ", "
+                         + numberText(kMaxTemperature, 6) + "], the range the fit searches, so no fit wrote it (delete the "
+                         "file: lbd eval RUN --calibrate, with --per-particle for T_j, fits it again on the validation "
+                         "split)");
+    }
+}
+
 void saveTemperature(const TemperatureFit& fit, const std::string& runDirectory)
 {
     checkTemperature(fit.temperature);
@@ -154,11 +165,17 @@ std::optional<TemperatureFit> loadTemperature(const std::string& runDirectory)
     } catch (const nlohmann::json::exception& e) {
         throw InputError(path + ": not a temperature file (" + e.what() + ")");
     }
-    if (!(fit.temperature > 0.0) || !std::isfinite(fit.temperature)) {
-        throw InputError(path + ": temperature must be a finite number above 0");
-    }
+    checkFittedTemperature(fit.temperature, path + ": temperature");
     if (fit.split != "validation") {
         throw InputError(path + ": fitted_on is '" + fit.split + "'; a temperature is fitted on the validation split only");
+    }
+    if (fit.images < 1) {
+        throw InputError(path + ": images is " + std::to_string(fit.images) + "; a fit reads at least one image");
+    }
+    for (const auto& [name, value] : {std::pair<const char*, double>{"nll_before", fit.nllBefore}, {"nll_after", fit.nllAfter}}) {
+        if (!std::isfinite(value) || value < 0.0) {
+            throw InputError(path + ": " + name + " must be a finite number of at least 0");
+        }
     }
     return fit;
 }

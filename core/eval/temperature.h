@@ -13,7 +13,9 @@
 namespace lbd {
 
 inline constexpr const char* kTemperatureFileName = "temperature.json";
-// The search interval of T; a fit at an end says the split is degenerate (all right or all wrong).
+// The search interval of T (and of every T_j, core/eval/particletemperature.h); a fit at an end
+// says the split is degenerate (all right or all wrong). A temperature file read back must hold a
+// value in it: nothing else can come from a fit.
 inline constexpr double kMinTemperature = 0.05;
 inline constexpr double kMaxTemperature = 20.0;
 
@@ -34,9 +36,14 @@ double temperatureNll(const std::vector<double>& pbar, const std::vector<int64_t
 // 1 / T, hence unimodal in log T), to |log T| within 1e-6. InputError for no image or a bad shape.
 TemperatureFit fitTemperature(const std::vector<double>& pbar, const std::vector<int64_t>& labels, int64_t classCount);
 
+// InputError "<where> = 1e+308 is outside [0.05, 20], ..." unless kMinTemperature <= T <= kMaxTemperature.
+void checkFittedTemperature(double temperature, const std::string& where);
+
 // RUN_DIR/temperature.json, written atomically.
 void saveTemperature(const TemperatureFit& fit, const std::string& runDirectory);
-// Nothing when the run has no temperature.json; InputError naming the file when it is damaged.
+// Nothing when the run has no temperature.json; InputError naming the file and the field when it is
+// damaged or holds what no fit gives: T outside the fit's range, not fitted on the validation
+// split, no image, an NLL that is not a finite number of at least 0 (the one check of this file).
 std::optional<TemperatureFit> loadTemperature(const std::string& runDirectory);
 
 } // namespace lbd

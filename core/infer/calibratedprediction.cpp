@@ -107,22 +107,27 @@ double predictionTemperature(const std::string& runDirectory)
     return fit->temperature;
 }
 
-ParticleTemperatureFit runParticleTemperatures(const std::string& runDirectory)
+ParticleTemperatureFit runParticleTemperatures(const std::string& runDirectory, int64_t particleCount)
 {
-    if (auto fit = loadParticleTemperatures(runDirectory)) {
+    std::string outdated;
+    if (auto fit = loadParticleTemperatures(runDirectory, particleCount, &outdated)) {
         return *fit;
     }
     const RunResults test = loadRunResults(runDirectory, ResultSplit::Test);
     if (!test.hasValidation) {
         throw InputError(runDirectory + ": no validation split, so no per-particle temperatures can be fitted (they are "
-                                        "never fitted on the test set); train with --val-fraction or a validation list");
+                                        "never fitted on the test set); train with --val-fraction or a validation list"
+                         + (outdated.empty() ? std::string() : " (" + outdated.substr(0, outdated.find(';')) + ")"));
     }
     const RunResults validation = loadRunResults(runDirectory, ResultSplit::Validation);
+    if (validation.particles != particleCount) {
+        throw InputError(runDirectory + ": the validation probabilities hold " + std::to_string(validation.particles)
+                         + " particles, the run " + std::to_string(particleCount));
+    }
     const std::vector<double> probabilities(validation.probabilities.begin(), validation.probabilities.end());
     ParticleTemperatureFit fit = fitParticleTemperatures(probabilities, validation.particles, validation.labels, validation.classes);
-    for (TemperatureFit& one : fit.particles) {
-        one.split = resultSplitName(ResultSplit::Validation);
-    }
+    fit.split = resultSplitName(ResultSplit::Validation);
+    fit.note = outdated;
     saveParticleTemperatures(fit, runDirectory);
     return fit;
 }

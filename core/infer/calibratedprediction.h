@@ -23,17 +23,20 @@ namespace lbd {
 Prediction calibratedPrediction(const Prediction& raw, double temperature, const UtilityMatrix& utility,
                                 DecisionRule rule, std::optional<double> deferUtility = std::nullopt);
 
-// Per particle (issue 29 item 3): particle j's distribution becomes softmax(log p_j / T_j), pbar
+// Per particle (issue 29 item 3): particle j's distribution becomes softmax(log p_j / T_j) with
+// the exact log p_j (core/eval/particletemperature.h), pbar
 // their mean, the uncertainties are recomputed, and every rule decides from the calibrated
 // particles. InputError when the temperatures are not one per particle or not above 0.
 Prediction particleCalibratedPrediction(const Prediction& raw, const std::vector<double>& temperatures,
                                         const UtilityMatrix& utility, DecisionRule rule,
                                         std::optional<double> deferUtility = std::nullopt);
 
-// RUN_DIR/particle_temperatures.json, or, when it is missing, the temperatures fitted on the
-// run's validation split (and saved there). InputError naming the run when it has no validation
-// split: they are never fitted on the test set.
-ParticleTemperatureFit runParticleTemperatures(const std::string& runDirectory);
+// RUN_DIR/particle_temperatures.json (checked against the run's `particleCount` and the fit's
+// range: InputError naming the file and field), or, when it is missing or was written before the
+// joint fit, T_1..T_M fitted jointly on the run's validation split (and saved there; the fit's
+// `note` says when an outdated file was replaced). InputError naming the run when it has no
+// validation split: they are never fitted on the test set.
+ParticleTemperatureFit runParticleTemperatures(const std::string& runDirectory, int64_t particleCount);
 
 // Whether `rule` can decide calibrated probabilities (expected and argmax).
 bool ruleTakesCalibration(DecisionRule rule);

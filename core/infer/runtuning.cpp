@@ -104,6 +104,7 @@ TunedPriorTau tunePriorTau(const RunResults& validation, DecisionRule rule, cons
         throw InputError("tuning prior:tau needs a rule that uses the utility matrix (" + decisionRuleName(rule)
                          + " ignores it)");
     }
+    checkPriorUtilityRule(rule, "tuning prior:tau");
     if (taus.empty()) {
         throw InputError("tuning prior:tau: no tau to try");
     }

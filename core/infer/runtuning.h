@@ -60,7 +60,7 @@ const std::vector<double>& defaultPriorTaus();
 
 // The tau of prior:tau (core/lbd/priorutility.h) with the highest validation balanced accuracy,
 // the error logit adjustment targets; ties go to the smaller tau. The rule must use the utility
-// matrix; `validation` must hold the validation split.
+// matrix and not be eq7 (checkPriorUtilityRule); `validation` must hold the validation split.
 TunedPriorTau tunePriorTau(const RunResults& validation, DecisionRule rule,
                            const std::vector<double>& taus = defaultPriorTaus());
 
@@ -87,7 +87,10 @@ EvaluationReport evaluateCalibrated(const RunResults& results, double temperatur
                                     DecisionRule rule, std::optional<double> deferUtility = std::nullopt);
 
 // Per particle (core/eval/particletemperature.h): the same results with particle j's
-// distributions softmax(log p_j / T_j), every particle kept (so every rule applies).
+// distributions softmax(log p_j / T_j) of the exact log p_j, every particle kept (so every rule
+// applies). They are stored as float again, like the model's own: a calibrated probability below
+// float's range (T_j well under 1 on a particle already sure) becomes the smallest float the
+// mean-logit rule reads, as an underflowed softmax does.
 RunResults particleTemperatureScaledResults(const RunResults& results, const std::vector<double>& temperatures);
 
 // The report of deciding the per-particle calibrated results (any rule), with report.uncalibrated

@@ -18,6 +18,10 @@ namespace lbd {
 
 inline constexpr double kMaxPriorTau = 10.0;
 
+// Whether a utility spec names the prior preset ("prior:<anything>", any case, blanks around),
+// valid or not: where it meets a rule, eq7 is refused before the tau is read (decisionrule.h).
+bool isPriorUtilitySpec(const std::string& spec);
+
 // "prior:0.5"; priorTauOf("prior:0.5") == 0.5, nothing for other text or tau outside [0, 10].
 std::string priorSpec(double tau);
 std::optional<double> priorTauOf(const std::string& spec);

@@ -388,6 +388,11 @@ UtilityMatrix parseUtilitySpec(const std::string& text, const std::vector<std::s
                      "file");
 }
 
+bool isPriorUtilitySpec(const std::string& spec)
+{
+    return lowercase(trimBlanks(spec)).rfind("prior:", 0) == 0;
+}
+
 std::string priorSpec(double tau)
 {
     return "prior:" + formatDouble(tau);

@@ -51,6 +51,9 @@ StudyDecision studyDecisionFromJson(const json& object, const std::string& conte
     if (!decisionRuleInfo(rule).usesUtility) {
         throw InputError(context + ".rule '" + decision.rule + "' ignores the utility matrix: use expected");
     }
+    if (isPriorUtilitySpec(decision.utility)) {
+        checkPriorUtilityRule(rule, context + ".rule '" + decision.rule + "' with utility " + decision.utility);
+    }
     decision.rule = decisionRuleName(rule);
     reader.rejectUnknown();
     return decision;

@@ -13,10 +13,10 @@ namespace {
 const QByteArray kTemperatureFile = "{\"temperature\": 2.5, \"definition\": \"calibrated pbar = softmax(log pbar / T)\", "
                                     "\"fitted_on\": \"validation\", \"images\": 10, \"nll_before\": 1.2, "
                                     "\"nll_after\": 1.1}\n";
-// Per particle (item 3): T_1 = 8 softens particle 1 (the tiny run is very sure), T_2 = 0.5 sharpens particle 2.
-const QByteArray kParticleFile = "{\"fitted_on\": \"validation\", \"images\": 10, \"particles\": ["
-                                 "{\"temperature\": 8.0, \"nll_before\": 1.0, \"nll_after\": 0.9}, "
-                                 "{\"temperature\": 0.5, \"nll_before\": 1.0, \"nll_after\": 0.9}]}\n";
+// Per particle (item 3), as `lbd eval --calibrate --per-particle` writes it (a joint fit): T_1 = 8
+// softens particle 1 (the tiny run is very sure), T_2 = 0.5 sharpens particle 2.
+const QByteArray kParticleFile = "{\"fit\": \"joint\", \"fitted_on\": \"validation\", \"images\": 10, "
+                                 "\"nll_before\": 1.0, \"nll_after\": 0.9, \"temperatures\": [8.0, 0.5]}\n";
 } // namespace
 
 class TestCliPredictCalibrate final : public CliTest {
@@ -138,7 +138,7 @@ private slots:
         EXPECT_MENTIONS(result.err, QStringLiteral("expected"), result, args);
     }
 
-    // One T per particle: each particle's distribution is p_j^(1/T_j) / sum (by hand), pbar their
+    // One T per particle: each particle's distribution is p_j^(1/T_j) / sum of the exact p_j (by hand), pbar their
     // mean, and every rule works (mean-logit decides from the calibrated particles). Without a
     // validation split and no file there is nothing to fit on: a clear error.
     void perParticleTemperatures()
@@ -168,12 +168,14 @@ private slots:
             const std::vector<double> p = numbers(before.at(j));
             const std::vector<double> q = numbers(after.at(j));
             const double t = j == 0 ? 8.0 : 0.5;
+            // The exact p_j, not p_j floored at 1e-12 (lbd-math.md section 9): a class at 1e-30 under
+            // T = 8 is 1e-30^(1/8) = 1.8e-4 of the norm, not 1e-12^(1/8) = 0.03.
             double norm = 0.0;
             for (double v : p) {
-                norm += std::pow(std::max(v, 1e-12), 1.0 / t);
+                norm += std::pow(v, 1.0 / t);
             }
             for (size_t k = 0; k < 4; ++k) {
-                const double expected = std::pow(std::max(p[k], 1e-12), 1.0 / t) / norm;
+                const double expected = std::pow(p[k], 1.0 / t) / norm;
                 QVERIFY2(std::abs(q[k] - expected) < 1e-9, qPrintable(QStringLiteral("particle %1 class %2: %3 vs %4").arg(j).arg(k).arg(q[k]).arg(expected)));
                 mean[k] += 0.5 * q[k];
                 moved = std::max(moved, std::abs(q[k] - p[k]));
@@ -187,8 +189,8 @@ private slots:
         QCOMPARE(calibrated.value(QStringLiteral("rule")).toString(), QStringLiteral("mean-logit"));
     }
 
-    // A run with a validation split: the first --per-particle fits one T per particle there (not
-    // on the 40 test images) and keeps them; the second reads the same file.
+    // A run with a validation split: the first --per-particle fits T_1, T_2 jointly there (not on
+    // the 40 test images) and keeps them; the second reads the same file.
     void perParticleTemperaturesAreFittedOnValidation()
     {
         const QString run = path(QStringLiteral("run-validation"));
@@ -208,11 +210,60 @@ private slots:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(fit.value(QStringLiteral("fitted_on")).toString(), QStringLiteral("validation"));
         QVERIFY(fit.value(QStringLiteral("images")).toInt() > 0 && fit.value(QStringLiteral("images")).toInt() < 40);
-        QCOMPARE(fit.value(QStringLiteral("particles")).toArray().size(), 2);
+        QCOMPARE(fit.value(QStringLiteral("fit")).toString(), QStringLiteral("joint"));
+        QCOMPARE(fit.value(QStringLiteral("temperatures")).toArray().size(), 2);
+        QVERIFY(fit.value(QStringLiteral("nll_after")).toDouble() <= fit.value(QStringLiteral("nll_before")).toDouble());
         const Result second = runLbd(args);
         EXPECT_EXIT(second, args, 0);
         QCOMPARE(readFile(file), saved);
         QCOMPARE(second.out, first.out);
+    }
+
+    // Issue 37: temperatures no fit gives (T = 1e308 made pbar uniform and was labelled "fitted on
+    // validation"; T = 1e-320 printed NaN probabilities and still a decision) are refused before any
+    // image, naming the file and the field, in JSON and text, and nothing NaN or null is printed.
+    void impossibleTemperatureFilesAreRefused()
+    {
+        const QString single = m_run + QStringLiteral("/temperature.json");
+        const QString perParticle = m_run + QStringLiteral("/particle_temperatures.json");
+        const auto singleFile = [](const QString& t) {
+            return QByteArray("{\"temperature\": ") + t.toUtf8()
+                   + ", \"fitted_on\": \"validation\", \"images\": 10, \"nll_before\": 1.2, \"nll_after\": 1.1}\n";
+        };
+        const auto particleFile = [](const QString& list) {
+            return QByteArray("{\"fit\": \"joint\", \"fitted_on\": \"validation\", \"images\": 10, \"nll_before\": 1.0, "
+                              "\"nll_after\": 0.9, \"temperatures\": [") + list.toUtf8() + "]}\n";
+        };
+        struct Case {
+            QString file;
+            QByteArray content;
+            QStringList flags;
+            QString field;
+        };
+        const QStringList calibrate = {QStringLiteral("--calibrate")};
+        const QStringList both = {QStringLiteral("--calibrate"), QStringLiteral("--per-particle")};
+        const std::vector<Case> cases = {
+            {single, singleFile(QStringLiteral("1e308")), calibrate, QStringLiteral("temperature.json: temperature = ")},
+            {single, singleFile(QStringLiteral("1e-320")), calibrate, QStringLiteral("temperature.json: temperature = ")},
+            {perParticle, particleFile(QStringLiteral("1e308, 1")), both, QStringLiteral("particle_temperatures.json: temperatures[0] = ")},
+            {perParticle, particleFile(QStringLiteral("1, 1e-320")), both, QStringLiteral("particle_temperatures.json: temperatures[1] = ")},
+            {perParticle, particleFile(QStringLiteral("1, 1, 1")), both, QStringLiteral("particle_temperatures.json: temperatures has 3 values")},
+        };
+        for (const Case& c : cases) {
+            QVERIFY(writeFile(c.file, c.content));
+            for (const bool json : {true, false}) {
+                const QStringList args = QStringList{QStringLiteral("predict"), m_run, m_image} + c.flags
+                                         + (json ? QStringList{QStringLiteral("--json")} : QStringList{});
+                const Result result = runLbd(args);
+                EXPECT_EXIT(result, args, 2);
+                EXPECT_MENTIONS(result.err, c.field, result, args);
+                QVERIFY2(!result.out.contains(QStringLiteral("nan"), Qt::CaseInsensitive)
+                             && !result.out.contains(QStringLiteral("null")),
+                         qPrintable(result.describe(args)));
+                QVERIFY2(!result.out.contains(QStringLiteral("decision")), qPrintable(result.describe(args)));
+            }
+            QVERIFY(QFile::remove(c.file));
+        }
     }
 };
 

@@ -9,6 +9,8 @@
 #include "core/util/error.h"
 #include "core/util/tensorvector.h"
 
+#include "tests/support/expect.h"
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -140,6 +142,23 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, loadTemperature(folder));
         std::ofstream(folder + "/" + kTemperatureFileName) << R"({"temperature": -1})";
         QVERIFY_THROWS_EXCEPTION(InputError, loadTemperature(folder));
+        // Values no fit gives (issue 37): T outside the fit's [kMinTemperature, kMaxTemperature]
+        // (1e308 made pbar uniform, 1e-320 NaN), no image, a negative NLL; the file and field named.
+        const std::string path = folder + "/" + kTemperatureFileName;
+        const auto write = [&](const std::string& t, int images = 600, const std::string& nll = "0.8") {
+            std::ofstream(path) << R"({"temperature": )" << t << R"(, "fitted_on": "validation", "images": )" << images
+                                << R"(, "nll_before": 0.9, "nll_after": )" << nll << "}";
+        };
+        for (const std::string& t : {"1e308", "1e-320", "0.049", "20.5"}) {
+            write(t);
+            QVERIFY2(test::throwsInputError([&] { loadTemperature(folder); }, {path, "temperature = ", "[0.05, 20]"}), t.c_str());
+        }
+        write("20");
+        QCOMPARE(loadTemperature(folder)->temperature, kMaxTemperature);
+        write("1.3", 0);
+        QVERIFY(test::throwsInputError([&] { loadTemperature(folder); }, {path, "images"}));
+        write("1.3", 600, "-0.5");
+        QVERIFY(test::throwsInputError([&] { loadTemperature(folder); }, {path, "nll_after"}));
     }
 
     void priorTauZeroIsOneHotAndOneIsArgmaxOverPrior()

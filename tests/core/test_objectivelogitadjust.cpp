@@ -58,7 +58,7 @@ class TestObjectiveLogitAdjust : public QObject {
     Q_OBJECT
 
 private slots:
-    // Counts (6, 3, 1), pi = (0.6, 0.3, 0.1), z = (1, 0, -1). At tau = 1 the adjusted softmax is
+    // lbd-math.md section 9, vector G. Counts (6, 3, 1), pi = (0.6, 0.3, 0.1), z = (1, 0, -1). At tau = 1 the adjusted softmax is
     // p_k proportional to pi_k e^{z_k} = (0.6 e, 0.3, 0.1 / e), so for y = 2 the loss is
     // ln((0.6 e + 0.3 + 0.1/e) / (0.1/e)) = ln(6 e^2 + 3 e + 1) = 3.979479, and for y = 0 it is
     // ln(1 + 1/(2e) + 1/(6 e^2)) = 0.187720. The gradient is p - onehot(y) with
