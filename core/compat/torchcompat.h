@@ -145,16 +145,69 @@ private:
 };
 
 #ifdef LBD_HAVE_CUDA
-// Starts recording in thread-local capture mode: other threads of this process (a study's runs
-// training at once, each on its own stream) may go on launching and allocating meanwhile. The
-// global mode LibTorch defaults to would fail them, or this capture, for the duration.
-inline void beginGraphCapture(at::cuda::CUDAGraph& graph)
+// The id of a capture's private memory pool in LibTorch's caching allocator.
+using GraphPoolId = decltype(at::cuda::graph_pool_handle());
+
+// A pool id made by the caller rather than by capture_begin, so that the caller still knows it
+// when a capture fails part-way (abandonGraphCapture closes it).
+inline GraphPoolId newGraphPool()
+{
+    return at::cuda::graph_pool_handle();
+}
+
+// Starts recording into `pool` in thread-local capture mode: the capturing thread alone is kept
+// from unsafe calls. That does not make other threads' device-wide calls safe (a synchronisation
+// of the device fails them and invalidates this capture), which is why captures take the
+// process's capture gate exclusively (capturegate.h).
+inline void beginGraphCapture(at::cuda::CUDAGraph& graph, GraphPoolId pool)
 {
 #if TORCH_VERSION_MAJOR >= 2
-    graph.capture_begin({0, 0}, cudaStreamCaptureModeThreadLocal);
+    graph.capture_begin(pool, cudaStreamCaptureModeThreadLocal);
 #else
-    graph.capture_begin();
+    graph.capture_begin(pool);
 #endif
+}
+
+// After a capture failed part-way (anything between capture_begin and the end of capture_end
+// threw). An invalidated capture stays open until it is ended: every later launch on the stream
+// would fail with "operation failed due to a previous error during capture", the eager redo's
+// included. And when capture_end throws, LibTorch leaves the capture's pool open in the caching
+// allocator, which then keeps routing allocations through the dead capture's filter and never
+// reclaims memory used across streams (it believes a capture is under way). Ends the one and
+// closes the other; returns what it did, for the run's log.
+inline std::string abandonGraphCapture(at::cuda::CUDAGraph& graph, GraphPoolId pool, const torch::Device& device)
+{
+    std::string done;
+    const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(device.index());
+    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(stream.stream(), &status) == cudaSuccess && status != cudaStreamCaptureStatusNone) {
+        cudaGraph_t partial = nullptr;
+        (void)cudaStreamEndCapture(stream.stream(), &partial); // ends even an invalidated capture
+        if (partial != nullptr) {
+            (void)cudaGraphDestroy(partial);
+        }
+        done += "; the stream's capture was ended";
+    }
+    (void)cudaGetLastError(); // capture errors are not sticky: the eager step starts clean
+    bool poolClosed = false;
+    try {
+        (void)graph.pool(); // succeeds only when capture_end got as far as closing the pool
+        poolClosed = true;
+    } catch (const c10::Error&) {
+    }
+    if (!poolClosed) {
+        try {
+            c10::cuda::CUDACachingAllocator::endAllocateToPool(stream.device_index(), pool);
+        } catch (const c10::Error&) {
+            // capture_end closed it before failing
+        }
+        try {
+            c10::cuda::CUDACachingAllocator::releasePool(stream.device_index(), pool);
+        } catch (const c10::Error&) {
+        }
+        done += "; its memory pool was closed";
+    }
+    return done;
 }
 #endif
 

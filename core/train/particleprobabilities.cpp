@@ -1,5 +1,6 @@
 #include "core/train/particleprobabilities.h"
 
+#include "core/compat/capturegate.h"
 #include "core/compat/torchcompat.h"
 
 namespace lbd {
@@ -14,6 +15,7 @@ SplitProbabilities particleProbabilities(ParticleModel& model, BatchSource& sour
         source.startEpoch(1);
         Batch batch;
         while (source.next(batch)) {
+            compat::yieldToCapture(); // a long evaluation lets another run's capture through between batches
             torch::Tensor logits;
             if (autocast != torch::kFloat32 && batch.images.is_cuda()) {
                 compat::setAutocast(batch.images.device(), true, autocast);

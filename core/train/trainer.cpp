@@ -1,5 +1,6 @@
 #include "core/train/trainer.h"
 
+#include "core/compat/capturegate.h"
 #include "core/train/configjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runlog.h"
@@ -66,7 +67,14 @@ std::string describeCudaError(const std::string& message)
         return "the GPU ran out of memory (" + detail
             + "); lower train.batch_size or the particle count, or train on the CPU";
     }
-    return message.substr(0, message.find('\n'));
+    std::string line = message.substr(0, message.find('\n'));
+    if (message.find("stream is capturing") != std::string::npos || message.find("during capture") != std::string::npos) {
+        // Another thread's CUDA call met a CUDA graph being recorded (issue 33; the capture gate,
+        // core/compat/capturegate.h, exists to prevent it): nothing is wrong with the run itself.
+        line += " (CUDA work met a CUDA graph capture in progress; `lbd study --retry-failed` or `lbd train --resume` "
+                "continues from the last checkpoint)";
+    }
+    return line;
 }
 
 // Marks the run failed with `message`, as far as the disk allows: when status.json itself cannot
@@ -124,6 +132,10 @@ TrainingResult Trainer::run(const TrainingCallbacks& userCallbacks, TrainingCont
         }
     }
 
+    // Everything this thread does on the device from here on (set-up, steps, evaluation, the final
+    // files) happens while it holds the process's capture gate shared; it lets another run's
+    // CUDA graph capture through only at its safe points (core/compat/capturegate.h).
+    const compat::SharedCudaHold cudaHold;
     RunLog log(folder.directory());
     const TrainingCallbacks callbacks = withRunLog(userCallbacks, log);
     const auto message = [&](const std::string& text) { callbacks.onMessage(text); };

@@ -2,6 +2,7 @@
 #include "core/train/trainingsessionstate.h"
 #include "core/util/jsonfile.h"
 
+#include "core/compat/capturegate.h"
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
 #include "core/data/batchsource.h"
@@ -286,6 +287,7 @@ void TrainingSession::State::buildBatchesAndStep()
     stepOptions.channelsLast = config.train.channelsLast && device.is_cuda();
     stepOptions.communicator = communicator.get();
     stepOptions.syncBatchNorm = config.train.syncBatchNorm && communicator;
+    stepOptions.onGraphMessage = [this](const std::string& line) { message(line); };
     step = std::make_unique<TrainStep>(model, *objective, *optimizer, device, stepOptions);
 }
 
@@ -328,10 +330,16 @@ void TrainingSession::setUp()
     if (s.resume) {
         s.lock.emplace(RunLock::acquire(s.folder.directory())); // before reading what another trainer may write
     }
+    // Safe points between the stages: a run starting while another captures waits there, not
+    // for the whole set-up (reading the data may take minutes).
     s.prepareDevice();
+    compat::yieldToCapture();
     s.loadData();
+    compat::yieldToCapture();
     s.buildModelAndObjective();
+    compat::yieldToCapture();
     s.openOrStartFolder();
+    compat::yieldToCapture();
     s.synchronizeRanks();
     s.runStart = Clock::now();
     s.lastCheckpoint = s.runStart;
@@ -361,6 +369,7 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
     while (s.trainBatches->next(batch)) {
         const auto pausedAt = Clock::now();
         while (s.control && s.control->pauseRequested.load() && !s.stopRequested()) {
+            compat::yieldToCapture(); // a paused run must not keep another run's capture waiting
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
         // Time spent paused is not training: the images/s, the ETA and the elapsed time skip it.
@@ -370,6 +379,9 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
         if (s.stopAgreed()) {
             return false;
         }
+        // Between two steps nothing of this run is in flight on the host: another run's CUDA
+        // graph may be captured here (core/compat/capturegate.h).
+        compat::yieldToCapture();
         s.step->run(batch.images, batch.labels, batch.fixedShape);
         // Data-parallel: every rank's share of the batch, so that rank 0's progress (the
         // launcher's progress bar) gives the run's images/s and ETA.
@@ -474,6 +486,7 @@ void TrainingSession::evaluate(EpochMetrics& metrics)
     SplitProbabilities test = s.probabilitiesOf(*s.testBatches, s.data.dataset.test.size());
     std::optional<SplitProbabilities> validation;
     if (s.validationBatches) {
+        compat::yieldToCapture();
         validation = s.probabilitiesOf(*s.validationBatches, s.data.dataset.validation.size());
     }
     if (!s.primary()) {

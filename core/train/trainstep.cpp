@@ -1,5 +1,6 @@
 #include "core/train/trainstep.h"
 
+#include "core/compat/capturegate.h"
 #include "core/compat/torchcompat.h"
 #include "core/dist/communicator.h"
 #include "core/dist/gradientreducer.h"
@@ -7,7 +8,6 @@
 #include "core/util/error.h"
 
 #include <algorithm>
-#include <mutex>
 #include <optional>
 
 namespace lbd {
@@ -28,6 +28,7 @@ torch::ScalarType autocastTypeFor(Precision precision, const torch::Device& devi
 struct TrainStep::Graph {
 #ifdef LBD_HAVE_CUDA
     at::cuda::CUDAGraph graph;
+    compat::GraphPoolId pool = compat::newGraphPool(); // known here, so that a failed capture can close it
 #endif
     torch::Tensor images; // static inputs the graph reads
     torch::Tensor labels;
@@ -72,7 +73,17 @@ TrainStep::TrainStep(ParticleModel model, LbdObjective& objective, FlatSgd& opti
     }
 }
 
-TrainStep::~TrainStep() = default;
+TrainStep::~TrainStep()
+{
+    if (m_graph && m_graph->failed) {
+        // LibTorch's allocators may still hold a filter that points at a graph whose capture
+        // failed part-way; it stays alive (a few bytes, once per failure) so that it never
+        // points at freed memory. Its tensors are let go.
+        m_graph->images = torch::Tensor();
+        m_graph->labels = torch::Tensor();
+        (void)m_graph.release();
+    }
+}
 
 void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labels)
 {
@@ -179,18 +190,22 @@ void TrainStep::run(const torch::Tensor& images, const torch::Tensor& labels, bo
         }
         // Warm up eagerly (cuDNN autotuning, allocator) before capturing; real steps all the same.
         if (!m_graph->captured && m_eagerStepsDone >= 3) {
-            // Captures in one process take turns, and the device-wide synchronisation before one
-            // never meets another thread's capture in progress.
-            static std::mutex captureMutex;
-            const std::lock_guard<std::mutex> lock(captureMutex);
+            // While the step is recorded no other thread of the process may make a CUDA call
+            // (capturegate.h): this waits until every other run is between two batches, and
+            // holds them there until the capture is done. The device-wide synchronisation below
+            // then meets no capture in progress either.
+            const compat::ExclusiveCaptureHold exclusive;
+            bool began = false;
             try {
                 m_graph->images = images.clone();
                 m_graph->labels = labels.clone();
                 compat::synchronize(m_device);
                 compat::setAutocastCacheEnabled(false);
-                compat::beginGraphCapture(m_graph->graph);
+                compat::beginGraphCapture(m_graph->graph, m_graph->pool);
+                began = true;
                 eagerStep(m_graph->images, m_graph->labels);
                 m_graph->graph.capture_end();
+                began = false;
                 compat::setAutocastCacheEnabled(true);
                 m_graph->captured = true;
                 m_graphStatus = "captured";
@@ -201,8 +216,16 @@ void TrainStep::run(const torch::Tensor& images, const torch::Tensor& labels, bo
             } catch (const c10::Error& error) {
                 compat::setAutocastCacheEnabled(true);
                 m_graph->failed = true;
-                m_graphStatus = std::string("capture failed, running eagerly: ") + error.what_without_backtrace();
-                // The failed capture may have left the step half-recorded: redo it eagerly below.
+                m_graph->captured = false;
+                // A capture that failed part-way leaves the stream recording (every later launch
+                // on it, the eager redo's included, would fail too) and LibTorch's capture pool
+                // open: both are closed before the step is redone eagerly below.
+                const std::string cleanup = began ? compat::abandonGraphCapture(m_graph->graph, m_graph->pool, m_device) : "";
+                const std::string what = error.what_without_backtrace();
+                m_graphStatus = "capture failed, running eagerly: " + what.substr(0, what.find('\n')) + cleanup;
+                if (m_options.onGraphMessage) {
+                    m_options.onGraphMessage("CUDA graph " + m_graphStatus);
+                }
             }
         }
     }

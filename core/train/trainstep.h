@@ -6,7 +6,9 @@
 // tensors, so the graph stays valid across epochs.
 #include <torch/torch.h>
 
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "core/lbd/objective.h"
 #include "core/lbd/objectivevalues.h"
@@ -44,6 +46,8 @@ struct TrainStepOptions {
     // started during the backward pass as soon as its gradients are complete (gradientreducer.h);
     // 0: one all-reduce of the whole buffer after the backward pass.
     int64_t gradientBucketBytes = 25 << 20;
+    // Told when the CUDA graph's capture fails (the step then runs eagerly): for the run's log.
+    std::function<void(const std::string&)> onGraphMessage;
 };
 
 class TrainStep {
