@@ -203,6 +203,23 @@ nlohmann::json benchDecoding(const BenchOptions& o, bool quiet)
     return results;
 }
 
+// Each rank's share of a global batch (epochorder.h shardOfBatch): batch / ranks, or the two sizes
+// the shares take when the ranks do not divide the batch.
+nlohmann::json perRankShare(int64_t batch, int ranks)
+{
+    if (ranks <= 1 || batch % ranks == 0) {
+        return batch / std::max(1, ranks);
+    }
+    return nlohmann::json::array({batch / ranks, batch / ranks + 1});
+}
+
+std::string perRankText(int64_t batch, int ranks)
+{
+    const std::string exact = std::to_string(batch) + "/" + std::to_string(ranks) + " = ";
+    return batch % ranks == 0 ? exact + std::to_string(batch / ranks)
+                              : exact + std::to_string(batch / ranks) + "-" + std::to_string(batch / ranks + 1);
+}
+
 // The command as typed: a rank's launcher's (`lbd bench --gpus N ...`), else this process's.
 std::string typedCommand()
 {
@@ -272,7 +289,8 @@ int runBench(const BenchOptions& o)
                              {"results", nlohmann::json::array()}};
     if (distributed.enabled()) {
         record["ranks"] = distributed.worldSize;
-        record["batch_per_rank"] = o.batch;
+        record["global_batch"] = o.batch;
+        record["batch_per_rank"] = perRankShare(o.batch, distributed.worldSize);
     }
     if (what == "pipeline") {
         for (auto& result : benchPipeline(o, deviceText, quiet || json)) {
@@ -335,6 +353,9 @@ int runBench(const BenchOptions& o)
                                                   + std::to_string(training.imageSize)},
                                     {"classes", training.classes},
                                     {"ranks", result.ranks},
+                                    {"global_batch", training.batchSize},
+                                    {"batch_per_rank", perRankShare(training.batchSize, result.ranks)},
+                                    {"images", result.images},
                                     {"objective", "LDAM margins + DRW weights + utility term (tail:0.5, alpha 0.002) + repulsion"},
                                     {"steps", result.steps},
                                     {"seconds", result.seconds},
@@ -343,8 +364,12 @@ int runBench(const BenchOptions& o)
                                     {"seconds_per_epoch", result.epochSeconds}};
             if (!json && !quiet) {
                 std::cout << "training (" << result.mode << ": " << result.details << "), " << training.arch << " M="
-                          << training.particles << " batch " << training.batchSize
-                          << (result.ranks > 1 ? " per rank x " + std::to_string(result.ranks) + " ranks" : "") << ": "
+                          << training.particles
+                          << (result.ranks > 1 ? " global batch " + std::to_string(training.batchSize) + ", "
+                                                     + perRankText(training.batchSize, result.ranks) + " per rank ("
+                                                     + std::to_string(result.ranks) + " ranks)"
+                                               : " batch " + std::to_string(training.batchSize))
+                          << ": "
                           << static_cast<int64_t>(result.imagesPerSecond) << " images/s (" << result.epochSeconds
                           << " s per epoch of " << training.trainImages << " images)\n";
             }
@@ -403,7 +428,7 @@ Command addBenchCommand(CLI::App& lbd)
         ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
     choices(c->add_option("--arch", o->arch, "network of the training measurement"), {"resnet32", "resnet50", "smallcnn"});
     c->add_option("--particles", o->particles, "particles M")->check(CLI::Range(int64_t{1}, int64_t{64}));
-    c->add_option("--batch", o->batch, "training batch")->check(CLI::Range(int64_t{1}, int64_t{65536}));
+    c->add_option("--batch", o->batch, "training batch (data-parallel: the global batch)")->check(CLI::Range(int64_t{1}, int64_t{65536}));
     c->add_option("--image-size", o->imageSize, "training images' side in pixels (32; 224 for ImageNet-size data)")
         ->check(CLI::Range(int64_t{8}, int64_t{1024}));
     c->add_option("--channels", o->channels, "training images' channels (1: Fashion-MNIST-like; 3: colour)")
@@ -413,7 +438,7 @@ Command addBenchCommand(CLI::App& lbd)
     c->add_option("--train-images", o->trainImages, "synthetic training images (14886, the size of Fashion-MNIST-LT)")
         ->check(CLI::Range(int64_t{2}, int64_t{10000000}));
     c->add_option("--processes", o->processes, "data-parallel training measurement over N processes (with --what train; "
-                                               "--batch is each process's share)")
+                                               "--batch is the global batch, each process trains batch/N of it)")
         ->check(CLI::Range(1, 64));
     c->add_option("--gpus", o->gpus, "data-parallel training measurement on the first N GPUs, a process each "
                                      "(--processes N --device cuda)")

@@ -140,6 +140,10 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
         nextBatch(batch);
         step.run(batch.images, batch.labels);
         ++result.steps;
+        // The images trained: the global batch, of which this rank took its share (each rank a
+        // share of every batch: epochorder.h shardOfBatch), not the share times the ranks.
+        result.images += batch.globalSize;
+        result.imagesThisRank += batch.images.size(0);
         if (result.steps % 20 == 0 || (!cuda && communicator == nullptr)) {
             compat::synchronize(device);
             done = timeIsUp(std::chrono::duration<double>(Clock::now() - start).count(), options.seconds, communicator, device);
@@ -149,8 +153,10 @@ TrainingBenchmarkResult timeMode(const TrainingBenchmarkOptions& options, const 
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     result.ranks = communicator != nullptr ? communicator->worldSize() : 1;
     result.collectives = communicator != nullptr ? communicator->backendName() : "";
-    // Every rank trained `steps` batches of batchSize images in (about) the same time.
-    result.imagesPerSecond = static_cast<double>(result.steps * options.batchSize * result.ranks) / result.seconds;
+    // Every rank took the same `steps` steps of the same global batches, each its share of them:
+    // the run trained steps x global batch images (counting each share once per rank counted
+    // every image `ranks` times, the figures of issue 33).
+    result.imagesPerSecond = static_cast<double>(result.images) / result.seconds;
     result.epochSeconds = static_cast<double>(options.trainImages) / result.imagesPerSecond;
     const double loss = step.lastLoss();
     const std::string precision = autocast == torch::kHalf ? "fp16 autocast with loss scaling" : autocast == torch::kBFloat16 ? "bf16 autocast" : "fp32";

@@ -2,9 +2,9 @@
 // Measures training throughput (images/s) of the real step: data on the device, augmentation,
 // fused particle model, full LBD objective, flat SGD, mixed precision + CUDA graph where available; and, in
 // the same process, the straightforward mode (particles one after another, fp32, augmentation on
-// the host, no graph) so that the speed-up is a measured ratio. Data-parallel: every rank runs the
-// fast mode on its own shard with its gradients averaged over the ranks (core/dist), and the
-// result counts every rank's images.
+// the host, no graph) so that the speed-up is a measured ratio. Data-parallel: batchSize is the
+// global batch, every rank trains its share of each (batchSize / ranks, as `lbd train` does)
+// with its gradients averaged over the ranks (core/dist), and the result counts each image once.
 #include "core/dist/distributedspec.h"
 #include "core/train/trainconfig.h"
 
@@ -38,9 +38,11 @@ struct TrainingBenchmarkResult {
     std::string details;           // bf16, CUDA graph status, ...
     double imagesPerSecond = 0;
     int64_t steps = 0;
+    int64_t images = 0;            // trained in the timed steps: steps x the global batch
+    int64_t imagesThisRank = 0;    // of them, this rank's shares
     double seconds = 0;
     double epochSeconds = 0;       // trainImages / imagesPerSecond
-    int ranks = 1;                 // imagesPerSecond counts the images of every rank
+    int ranks = 1;                 // data-parallel: each trained a share of every global batch
     std::string collectives;       // data-parallel: "nccl" or "gloo"
 };
 

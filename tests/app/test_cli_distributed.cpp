@@ -168,7 +168,8 @@ private slots:
     }
 
     // `lbd bench --processes 2`: both ranks take the same number of steps (rank 0 says when the
-    // time is up) and the one record counts both ranks' images and names the typed command.
+    // time is up), each trains half of every global batch of 8, and the one record counts each
+    // image once (steps x 8, not steps x 8 x 2: issue 33) and names the typed command.
     void benchMeasuresDataParallelTraining()
     {
         const QString record = path(QStringLiteral("bench-2.json"));
@@ -180,19 +181,23 @@ private slots:
                                   QStringLiteral("--out"), record};
         const Result result = lbdWith(args, m_environment);
         EXPECT_EXIT(result, args, 0);
-        EXPECT_MENTIONS(result.out, QStringLiteral("batch 8 per rank x 2 ranks"), result, args);
+        EXPECT_MENTIONS(result.out, QStringLiteral("global batch 8, 8/2 = 4 per rank (2 ranks)"), result, args);
         QCOMPARE(result.out.count(QStringLiteral("training (fast")), 1); // rank 1 prints nothing
         QFile file(record);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
         QCOMPARE(json.value(QStringLiteral("ranks")).toInt(), 2);
+        QCOMPARE(json.value(QStringLiteral("global_batch")).toInt(), 8);
+        QCOMPARE(json.value(QStringLiteral("batch_per_rank")).toInt(), 4);
         QVERIFY(json.value(QStringLiteral("command")).toString().contains(QStringLiteral("--processes 2")));
         const QJsonObject training = json.value(QStringLiteral("results")).toArray().at(0).toObject();
         QCOMPARE(training.value(QStringLiteral("ranks")).toInt(), 2);
         const double steps = training.value(QStringLiteral("steps")).toDouble();
         const double seconds = training.value(QStringLiteral("seconds")).toDouble();
         QVERIFY(steps >= 20 && seconds > 0);
-        QCOMPARE(training.value(QStringLiteral("images_per_second")).toDouble(), steps * 8 * 2 / seconds);
+        QCOMPARE(training.value(QStringLiteral("images")).toDouble(), steps * 8); // the images trained
+        QCOMPARE(training.value(QStringLiteral("batch_per_rank")).toInt(), 4);
+        QCOMPARE(training.value(QStringLiteral("images_per_second")).toDouble(), steps * 8 / seconds);
         QVERIFY(training.value(QStringLiteral("details")).toString().contains(QStringLiteral("through gloo")));
         const QStringList notTrain = {QStringLiteral("bench"), QStringLiteral("--processes"), QStringLiteral("2")};
         EXPECT_EXIT(lbdWith(notTrain, m_environment), notTrain, 2);
