@@ -14,10 +14,16 @@
 
 namespace lbd {
 
+class FusedMember;
+
 struct TrainingCallbacks {
     std::function<void(const BatchProgress&)> onBatch;     // every few batches
     std::function<void(const EpochMetrics&)> onEpoch;      // after every epoch
     std::function<void(const std::string&)> onMessage;     // "loading data", "resumed at epoch 12", ...
+    // Not a callback but the caller's other hook into the run: the fused group whose model trains
+    // this run's steps with other runs' (`lbd study --fuse`, core/train/fusedrungroup.h); the
+    // caller makes the run leave the group when run() returns or throws.
+    FusedMember* fused = nullptr;
 };
 
 struct TrainingResult {

@@ -24,6 +24,7 @@
 #include "core/train/divergencemonitor.h"
 #include "core/train/epochmetricsjson.h"
 #include "core/train/flatsgd.h"
+#include "core/train/fusedmember.h"
 #include "core/train/lrschedule.h"
 #include "core/train/particleprobabilities.h"
 #include "core/train/pythonexport.h"
@@ -242,7 +243,8 @@ void TrainingSession::State::buildBatchesAndStep()
     const Dataset& dataset = data.dataset;
     // The collectives between the ranks are not captured in a CUDA graph (Gloo's cannot be; NCCL's
     // could, with the communicator warmed up outside the capture: not done yet).
-    const bool useGraph = config.train.cudaGraph && device.is_cuda() && !communicator;
+    // A fused run's step is shared with its group's threads: never captured (trainstep.h).
+    const bool useGraph = config.train.cudaGraph && device.is_cuda() && !communicator && callbacks.fused == nullptr;
     BatchOptions trainOptions;
     trainOptions.batchSize = config.train.batchSize;
     trainOptions.seed = config.train.seed;
@@ -288,6 +290,13 @@ void TrainingSession::State::buildBatchesAndStep()
     stepOptions.communicator = communicator.get();
     stepOptions.syncBatchNorm = config.train.syncBatchNorm && communicator;
     stepOptions.onGraphMessage = [this](const std::string& line) { message(line); };
+    if (callbacks.fused != nullptr) {
+        if (communicator) {
+            throw InputError("a data-parallel run cannot be fused with other runs");
+        }
+        stepOptions.fusedMember = callbacks.fused;
+        callbacks.fused->join(model, *optimizer);
+    }
     step = std::make_unique<TrainStep>(model, *objective, *optimizer, device, stepOptions);
 }
 

@@ -5,6 +5,7 @@
 #include "core/dist/communicator.h"
 #include "core/dist/gradientreducer.h"
 #include "core/dist/syncbatchnorm.h"
+#include "core/train/fusedmember.h"
 #include "core/util/error.h"
 
 #include <algorithm>
@@ -57,7 +58,7 @@ TrainStep::TrainStep(ParticleModel model, LbdObjective& objective, FlatSgd& opti
 #ifndef LBD_HAVE_CUDA
     m_options.cudaGraph = false;
 #endif
-    if (m_options.separateParticles) {
+    if (m_options.separateParticles || m_options.fusedMember != nullptr) {
         m_options.cudaGraph = false;
     }
     if (m_options.communicator != nullptr && m_options.gradientBucketBytes > 0) {
@@ -107,7 +108,9 @@ void TrainStep::eagerStep(const torch::Tensor& images, const torch::Tensor& labe
     const auto input = m_options.channelsLast ? images.contiguous(at::MemoryFormat::ChannelsLast) : images;
     {
         const SyncBatchNormScope syncBatchNorm(m_options.syncBatchNorm ? m_options.communicator : nullptr);
-        logits = m_options.separateParticles ? m_model->forwardSeparately(input).logits : m_model->forward(input);
+        logits = m_options.fusedMember != nullptr ? m_options.fusedMember->forward(input)
+            : m_options.separateParticles        ? m_model->forwardSeparately(input).logits
+                                                 : m_model->forward(input);
     }
     if (autocast) {
         compat::setAutocast(m_device, false);
@@ -136,6 +139,9 @@ void TrainStep::backward(const torch::Tensor& loss)
         m_reducer->beginBackward();
     }
     loss.backward();
+    if (m_options.fusedMember != nullptr) {
+        m_options.fusedMember->backward(); // the fused model's share of this run's gradients
+    }
     averageGradientsOverRanks(); // every rank then finds the same overflow and takes the same step
 }
 

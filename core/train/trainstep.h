@@ -19,6 +19,7 @@
 namespace lbd {
 
 class Communicator;
+class FusedMember;
 class GradientReducer;
 
 // The autocast type of a precision on a device: kHalf / kBFloat16 on CUDA, kFloat32 on the CPU
@@ -48,6 +49,10 @@ struct TrainStepOptions {
     int64_t gradientBucketBytes = 25 << 20;
     // Told when the CUDA graph's capture fails (the step then runs eagerly): for the run's log.
     std::function<void(const std::string&)> onGraphMessage;
+    // A run trained in a fused group (`lbd study --fuse`, core/train/fusedrungroup.h): the group
+    // computes the model's forward and backward pass with the other runs'; the objective, loss
+    // scaling, optimiser step and sums stay this step's. Eager only (no CUDA graph).
+    FusedMember* fusedMember = nullptr;
 };
 
 class TrainStep {
