@@ -3,6 +3,7 @@
 #include "core/eval/reportjson.h"
 
 #include "core/study/studysummary.h"
+#include "datasets/catalogue.h"
 #include "core/train/configjson.h"
 #include "core/train/runfolder.h"
 #include "core/util/atomicfile.h"
@@ -34,6 +35,18 @@ std::string runReuseKey(const json& runConfig)
     if (normal.contains("train") && normal["train"].is_object()) {
         normal["train"].erase("device");
         normal["train"].erase("threads");
+    }
+    // A standard data set (IDX, CIFAR: files the catalogue names, read as stored) is the same data
+    // wherever its folder lies: the GPU machines keep Fashion-MNIST in one place, this one in
+    // /usr/share/datasets. Its folder is where the run read it, not a setting. An image folder or a
+    // list file is the user's own content: its path stays in the key.
+    json& data = normal["data"];
+    if (data.is_object() && data.contains("dataset") && data["dataset"].is_string()) {
+        const DatasetEntry& entry = datasetEntry(data["dataset"].get<std::string>());
+        const DatasetSettings& reads = entry.settings;
+        if (!entry.files.empty() && reads.directory && !reads.listFiles && !reads.imageFormat && !reads.synthetic) {
+            data.erase("data_dir");
+        }
     }
     // The linear ratio is its own reference: its weights are the same under either ratio scale
     // (discrepancyratio.h), so the recipe trained under one is the recipe under the other.

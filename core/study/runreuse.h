@@ -15,8 +15,9 @@
 namespace lbd {
 
 // What must be equal for two runs to count as the same: every config key (the seeds included)
-// except where and how fast the run trained (train.device, train.threads) and its labels (name,
-// description).
+// except where and how fast the run trained (train.device, train.threads), its labels (name,
+// description) and, for a standard data set read from files the catalogue names (Fashion-MNIST,
+// CIFAR), the folder those files lie in (data.data_dir).
 std::string runReuseKey(const nlohmann::json& runConfig);
 
 class ReusableRuns {

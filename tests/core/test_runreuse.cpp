@@ -96,6 +96,25 @@ private slots:
         QVERIFY(test::throwsInputError([] { runReuseKey(json::parse(R"({"train": {"epochs": -1}})")); }, {"train.epochs"}));
     }
 
+    void aStandardDataSetIsTheSameWhereverItsFolderLies()
+    {
+        // The 2026-11-28 GPU runs read Fashion-MNIST from /root/w4d/fmnist and from
+        // /work/main/.gpu-src/.deps/fmnist: the same files, the same runs.
+        json here = tinyConfig();
+        here["data"]["dataset"] = "fashion-mnist";
+        here["data"]["data_dir"] = "/usr/share/datasets/fashion-mnist";
+        json there = here;
+        there["data"]["data_dir"] = "/root/w4d/fmnist";
+        QCOMPARE(runReuseKey(there), runReuseKey(here));
+        // A user's image folder is its own content: another folder is another run.
+        json folder = here;
+        folder["data"]["dataset"] = "folder";
+        folder["data"]["data_dir"] = "/home/me/icons";
+        json otherFolder = folder;
+        otherFolder["data"]["data_dir"] = "/home/me/other-icons";
+        QVERIFY(runReuseKey(otherFolder) != runReuseKey(folder));
+    }
+
     void theBuiltInStudiesShareTheRecipeAndTheBaselines()
     {
         const ResolvedStudy methods = builtIn("methods");
