@@ -25,7 +25,9 @@ ImageFormat DatasetEntry::formatFor(const DatasetOptions& options) const
 
 ImageFormat convertedImageFormat(const DatasetOptions& options)
 {
-    return {options.channels, options.imageSize, options.imageSize};
+    ImageFormat format{options.channels, options.imageSize, options.imageSize};
+    format.background = options.alphaBackground;
+    return format;
 }
 
 } // namespace lbd

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "datasets/common/datareport.h"
+#include "datasets/common/decoderules.h"
 #include "datasets/common/readlimits.h"
 #include "datasets/synthetic/syntheticspec.h"
 
@@ -20,6 +22,10 @@ struct DatasetOptions {
                                 // 1 when every image is grey, else 3) ...
     int64_t imageSize = 32;     // ... and resized to imageSize x imageSize
     double heldOutFraction = 0.2; // image folders without train/ and test/
+    // Image folders and list files: what transparent pixels are composited on, and what an
+    // unreadable, empty or non-image file does (datasets/common/decoderules.h, datareport.h).
+    AlphaBackground alphaBackground = kWhiteBackground;
+    BadFilePolicy onBadFile = BadFilePolicy::Skip;
     SyntheticSpec synthetic;
     ReadLimits limits;          // the memory budget, and every other limit on what a reader takes
 };

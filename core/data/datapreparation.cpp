@@ -112,6 +112,12 @@ DataSummary summarizeData(const PreparedData& prepared, const DataSpec& spec)
         summary.lines.push_back("held out for validation: " + countList(names, validation));
     }
     summary.lines.push_back("test images per class: " + countList(names, prepared.testCounts));
+    // Image files: what was left out, ignored or composited, and the data check.
+    const DataReport& report = prepared.dataset.report;
+    for (const std::string& note : dataReportNotes(report)) {
+        summary.lines.push_back(note + ".");
+    }
+    summary.warnings = dataReportWarnings(report);
 
     for (int64_t c = 0; c < classes; ++c) {
         const size_t i = static_cast<size_t>(c);

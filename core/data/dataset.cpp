@@ -45,6 +45,7 @@ Dataset toDataset(RawDataset raw)
     dataset.name = std::move(raw.name);
     dataset.classNames = std::move(raw.classNames);
     dataset.format = raw.format;
+    dataset.report = std::move(raw.report);
     dataset.train = toDataSplit(std::move(raw.train), raw.format);
     dataset.test = toDataSplit(std::move(raw.test), raw.format);
     if (raw.validation.size() > 0) { // else left empty, as a data set without one

@@ -31,6 +31,7 @@ struct Dataset {
     DataSplit train;
     DataSplit test;
     DataSplit validation; // only where the data set ships one (a list file's --val-list); else empty
+    DataReport report;    // image files: what was left out, ignored or doubtful (datasets/common/datareport.h)
 
     int64_t classCount() const { return static_cast<int64_t>(classNames.size()); }
 };

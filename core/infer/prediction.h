@@ -42,6 +42,13 @@ struct Prediction {
     // What was done to the image before the model saw it: "colour PNG 640x480, reduced to 28x28
     // grey (stretched: aspect ratio not kept), padded to 32x32".
     std::string inputDescription;
+    // The pixels the model was given before normalisation and padding (decoded as a person sees the
+    // file, composited, resized): inputChannels x inputHeight x inputWidth, channel-major. The
+    // Classify page shows these, not the file.
+    std::vector<uint8_t> inputPixels;
+    int64_t inputChannels = 0;
+    int64_t inputHeight = 0;
+    int64_t inputWidth = 0;
     std::optional<OodCheck> ood; // nothing when the run has no usable fit: oodNote says why
     std::string oodNote;
 };

@@ -5,13 +5,13 @@
 #include "core/eval/decisions.h"
 #include "core/eval/uncertainty.h"
 #include "core/eval/oodscore.h"
+#include "core/infer/inputdescription.h"
 #include "core/infer/loadedrun.h"
 #include "core/train/runfolder.h"
 #include "core/util/device.h"
 #include "core/util/error.h"
 #include "core/util/numbertext.h"
 
-#include "datasets/common/imageheader.h"
 
 #include <cmath>
 #include <filesystem>
@@ -20,48 +20,9 @@ namespace lbd {
 
 namespace {
 
-// Enough of a file for any header parseImageHeader reads (a JPEG's size follows its EXIF block).
-constexpr size_t kHeaderBytes = size_t(256) << 10;
 // A pixel whose channels differ by more than this makes an image colour (JPEG noise in a grey
 // picture stays below it).
 constexpr int kColourSpread = 12;
-
-std::string sizeText(int64_t width, int64_t height) { return std::to_string(width) + "x" + std::to_string(height); }
-
-// "colour PNG 640x480, reduced to 28x28 grey (stretched: the aspect ratio is not kept), padded to 32x32".
-std::string describeInput(const std::optional<ImageHeader>& header, bool colour, const ImageFormat& format, int64_t inputSize)
-{
-    std::string text = colour ? "colour" : "grey";
-    text += header ? " " + header->format : std::string(" image");
-    const bool sized = header && header->sizeKnown();
-    text += sized ? " " + sizeText(header->width, header->height) : std::string(" (size not read)");
-    const int64_t w = format.width;
-    const int64_t h = format.height;
-    if (sized && header->width == w && header->height == h) {
-        text += ", kept at ";
-    } else if (sized && header->width >= w && header->height >= h) {
-        text += ", reduced to ";
-    } else if (sized && header->width <= w && header->height <= h) {
-        text += ", enlarged to ";
-    } else {
-        text += ", resized to ";
-    }
-    text += sizeText(w, h);
-    if (format.channels == 1) {
-        text += " grey";
-    } else {
-        text += colour ? " colour" : " colour (the grey copied to 3 channels)";
-    }
-    if (sized && header->width * h != header->height * w) {
-        text += " (stretched: the aspect ratio is not kept)";
-    }
-    if (inputSize > std::max(w, h)) {
-        text += ", padded to " + sizeText(inputSize, inputSize);
-    } else if (inputSize < std::max(w, h)) {
-        text += ", centre-cropped to " + sizeText(inputSize, inputSize);
-    }
-    return text;
-}
 
 bool hasColour(const torch::Tensor& rgb) // uint8 [3, H, W]
 {
@@ -169,23 +130,37 @@ struct Predictor::State {
         return prediction;
     }
 
-    // `decodeRgb` decodes the same image as 3 channels at the run's size, to tell colour from grey
-    // when the run's own format is grey.
-    template <typename DecodeRgb>
-    std::string describe(const std::optional<ImageHeader>& header, const torch::Tensor& image, DecodeRgb decodeRgb) const
+    // Decodes with `decode(format, out, info)` at the run's format, says what was done (decoding
+    // again as 3 channels to tell colour from grey when the run's own format is grey) and predicts,
+    // keeping the pixels the model was given for the Classify page's preview.
+    template <typename Decode>
+    Prediction decodeAndPredict(const std::string& source, int topK, Decode decode)
     {
         const ImageFormat f = format();
+        auto image = torch::empty({f.channels, f.height, f.width}, torch::kUInt8);
+        DecodedImageInfo info;
+        decode(f, image.data_ptr<uint8_t>(), &info);
         torch::Tensor rgb = image;
         if (f.channels != 3) {
+            ImageFormat colour = f;
+            colour.channels = 3;
             rgb = torch::empty({3, f.height, f.width}, torch::kUInt8);
-            decodeRgb(rgb.data_ptr<uint8_t>());
+            decode(colour, rgb.data_ptr<uint8_t>(), nullptr);
         }
-        return describeInput(header, hasColour(rgb), f, run.manifest.inputSize);
+        Prediction prediction = predict(image, source, topK, describeInput(info, hasColour(rgb), f, run.manifest.inputSize));
+        prediction.inputChannels = f.channels;
+        prediction.inputHeight = f.height;
+        prediction.inputWidth = f.width;
+        prediction.inputPixels.assign(image.data_ptr<uint8_t>(), image.data_ptr<uint8_t>() + image.numel());
+        return prediction;
     }
 
+    // The run's image format, with the background its training images' transparency was composited on.
     ImageFormat format() const
     {
-        return {run.manifest.imageFormat.channels, run.manifest.imageFormat.height, run.manifest.imageFormat.width};
+        ImageFormat f{run.manifest.imageFormat.channels, run.manifest.imageFormat.height, run.manifest.imageFormat.width};
+        f.background = run.config.data.alphaBackground;
+        return f;
     }
 };
 
@@ -199,23 +174,16 @@ Predictor::~Predictor() = default;
 
 Prediction Predictor::predictFile(const std::string& path, int topK)
 {
-    const ImageFormat format = m_state->format();
-    auto image = torch::empty({format.channels, format.height, format.width}, torch::kUInt8);
-    decodeImageFile(path, format, image.data_ptr<uint8_t>());
-    const std::vector<uint8_t> head = readFileHead(path, kHeaderBytes);
-    return m_state->predict(image, path, topK, m_state->describe(parseImageHeader(head.data(), head.size()), image, [&](uint8_t* rgb) {
-        decodeImageFile(path, {3, format.height, format.width}, rgb);
-    }));
+    return m_state->decodeAndPredict(path, topK, [&](const ImageFormat& format, uint8_t* out, DecodedImageInfo* info) {
+        decodeImageFile(path, format, out, {}, info);
+    });
 }
 
 Prediction Predictor::predictBytes(const std::vector<uint8_t>& encoded, const std::string& label, int topK)
 {
-    const ImageFormat format = m_state->format();
-    auto image = torch::empty({format.channels, format.height, format.width}, torch::kUInt8);
-    decodeImageBytes(encoded, label, format, image.data_ptr<uint8_t>());
-    return m_state->predict(image, label, topK, m_state->describe(parseImageHeader(encoded.data(), encoded.size()), image, [&](uint8_t* rgb) {
-        decodeImageBytes(encoded, label, {3, format.height, format.width}, rgb);
-    }));
+    return m_state->decodeAndPredict(label, topK, [&](const ImageFormat& format, uint8_t* out, DecodedImageInfo* info) {
+        decodeImageBytes(encoded, label, format, out, {}, info);
+    });
 }
 
 void Predictor::setUtility(const UtilityMatrix& utility)

@@ -242,6 +242,15 @@ void addDataFields(std::vector<ConfigField>& f)
                       [](C& c) -> auto& { return c.data.imageSize; }));
     f.push_back(value("data.held_out_fraction", "image folders without train/ and test/: the test share",
                       [](C& c) -> auto& { return c.data.heldOutFraction; }));
+    const auto imageFiles = [](const C& c) { return datasetSettings(c).imageFormat; };
+    f.push_back(when(named("data.alpha_background", "image folders and list files: what transparent pixels are composited on",
+                           "white|black|grey|#rrggbb", [](C& c) -> auto& { return c.data.alphaBackground; }, alphaBackgroundName,
+                           parseAlphaBackground),
+                     [imageFiles](const C& c) { return imageFiles(c) || c.data.alphaBackground != kWhiteBackground; }));
+    f.push_back(when(named("data.on_bad_file", "image folders and list files: an unreadable, empty or non-image file is left "
+                                               "out and listed (skip) or stops the run (refuse)",
+                           "skip|refuse", [](C& c) -> auto& { return c.data.onBadFile; }, badFilePolicyName, parseBadFilePolicy),
+                     [imageFiles](const C& c) { return imageFiles(c) || c.data.onBadFile != BadFilePolicy::Skip; }));
     ConfigField memory = value("data.max_in_memory_mb", "user data larger than this is streamed from disk (MiB)",
                                [](C& c) -> auto& { return c.data.limits.maxInMemoryBytes; });
     memory.read = [](const C& c) { return json(c.data.limits.maxInMemoryBytes >> 20); };

@@ -28,7 +28,22 @@ DivergenceMonitor::DivergenceMonitor(const ObjectiveSpec& objective, bool utilit
 {
 }
 
+std::string DivergenceMonitor::dataCause() const
+{
+    if (m_dataWarnings.empty()) {
+        return {};
+    }
+    return "; or the data as read: the check before the run warned that " + m_dataWarnings.front()
+        + (m_dataWarnings.size() > 1 ? " (and " + std::to_string(m_dataWarnings.size() - 1) + " more warnings, run.json data_check)" : "")
+        + ", which no learning rate fixes";
+}
+
 std::string DivergenceMonitor::likelyCause() const
+{
+    return likelyModelCause() + dataCause();
+}
+
+std::string DivergenceMonitor::likelyModelCause() const
 {
     if (m_utilityActive && m_objective.utilityForm != UtilityForm::Bounded) {
         return "likely cause: the " + utilityFormName(m_objective.utilityForm)

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace lbd {
 
@@ -35,8 +36,16 @@ public:
     std::optional<std::string> observe(int epoch, const ObjectiveValues& objective, double trainAccuracy,
                                        std::optional<double> evaluationAccuracy);
 
+    // The data check's warnings (run.json's data_check): when there are any, every failure message
+    // names the data as a possible cause too, before the learning rate is blamed.
+    void setDataWarnings(std::vector<std::string> warnings) { m_dataWarnings = std::move(warnings); }
+    // "; or the data: ..." when the data check fired, else empty.
+    std::string dataCause() const;
+
 private:
     std::string likelyCause() const;
+    std::string likelyModelCause() const;
+    std::vector<std::string> m_dataWarnings;
 
     ObjectiveSpec m_objective;
     bool m_utilityActive = false;

@@ -44,6 +44,38 @@ void checkManifest(const RunManifest& manifest, const std::string& path)
     }
 }
 
+// run.json's "data_report" and "data_check": what reading image files left out, ignored or
+// doubted (datasets/common/datareport.h). Lists keep their first kListed names beside the counts.
+constexpr size_t kListed = 100;
+
+nlohmann::json firstOf(const std::vector<std::string>& names)
+{
+    return std::vector<std::string>(names.begin(), names.begin() + std::min(names.size(), kListed));
+}
+
+void addDataReport(nlohmann::json& manifest, const DataReport& report)
+{
+    nlohmann::json skipped = nlohmann::json::array();
+    for (size_t i = 0; i < report.skipped.size() && i < kListed; ++i) {
+        skipped.push_back({{"file", report.skipped[i].file}, {"reason", report.skipped[i].reason}});
+    }
+    nlohmann::json nested = nlohmann::json::array();
+    for (const NestedFolder& folder : report.nested) {
+        nested.push_back({{"folder", folder.folder}, {"class", folder.className}, {"images", folder.images}});
+    }
+    manifest["data_report"] = {{"skipped_count", report.skipped.size()},
+                               {"skipped", skipped},
+                               {"ignored_count", report.ignored.size()},
+                               {"ignored", firstOf(report.ignored)},
+                               {"not_images_count", report.notImages.size()},
+                               {"not_images", firstOf(report.notImages)},
+                               {"nested_folders", nested},
+                               {"composited_on_background", report.composited},
+                               {"alpha_background", report.background},
+                               {"turned_upright", report.turned}};
+    manifest["data_check"] = {{"checked", report.checked}, {"warnings", report.checkWarnings}};
+}
+
 } // namespace
 
 void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std::vector<int64_t>& trainCounts,
@@ -70,8 +102,7 @@ void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std
             config.reset();
         }
     }
-    folder.writeJson(RunFolder::kManifest,
-                     {{"dataset", dataset.name},
+    nlohmann::json manifest = {{"dataset", dataset.name},
                       {"class_names", dataset.classNames},
                       {"train_counts", trainCounts},
                       {"test_counts", testCounts},
@@ -82,7 +113,11 @@ void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std
                       {"lbd_version", info.lbdVersion},
                       {"libtorch_version", info.torchVersion},
                       {"created", created},
-                      {"provenance", currentProvenance(config ? &config->data : nullptr)}});
+                      {"provenance", currentProvenance(config ? &config->data : nullptr)}};
+    if (dataset.name.rfind("folder:", 0) == 0 || dataset.name.rfind("list:", 0) == 0) {
+        addDataReport(manifest, dataset.report);
+    }
+    folder.writeJson(RunFolder::kManifest, manifest);
 }
 
 RunManifest readRunManifest(const RunFolder& folder)

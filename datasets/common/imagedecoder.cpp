@@ -75,4 +75,47 @@ void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& 
     }
 }
 
+DecodeOutcome decodeImageFilesKeepingGoing(const std::vector<std::string>& paths, const ImageFormat& format, int threads,
+                                           uint8_t* out, const ReadLimits& limits)
+{
+    const auto count = static_cast<int64_t>(paths.size());
+    const int64_t imageBytes = format.bytesPerImage();
+    DecodeOutcome outcome;
+    outcome.errors.resize(paths.size());
+    std::vector<uint8_t> composited(paths.size()), turned(paths.size());
+    std::atomic<int64_t> next{0};
+    const auto work = [&] {
+        for (int64_t i = next++; i < count; i = next++) {
+            const auto at = static_cast<size_t>(i);
+            try {
+                DecodedImageInfo info;
+                decodeImageFile(paths[at], format, out + i * imageBytes, limits, &info);
+                composited[at] = info.applied.composited ? 1 : 0;
+                turned[at] = info.applied.orientation != 1 ? 1 : 0;
+            } catch (const std::exception& error) {
+                // The path leads every decoder message; the report names the file once.
+                std::string reason = error.what();
+                if (reason.rfind(paths[at] + ": ", 0) == 0) {
+                    reason = reason.substr(paths[at].size() + 2);
+                }
+                outcome.errors[at] = reason.empty() ? "cannot decode" : reason;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    const int workers = std::max(1, std::min<int>(threads, static_cast<int>(count)));
+    for (int t = 1; t < workers; ++t) {
+        pool.emplace_back(work);
+    }
+    work();
+    for (auto& thread : pool) {
+        thread.join();
+    }
+    for (size_t i = 0; i < paths.size(); ++i) {
+        outcome.composited += composited[i];
+        outcome.turned += turned[i];
+    }
+    return outcome;
+}
+
 } // namespace lbd

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "datasets/common/decoderules.h"
+#include "datasets/common/imagefacts.h"
 #include "datasets/common/rawdataset.h"
 #include "datasets/common/readlimits.h"
 
@@ -24,20 +26,43 @@ bool jpegDecodingAvailable();
 // "libjpeg-turbo 2.1.5 (JPEG only)" or "none".
 std::string imageDecoderName();
 
-// Decodes `path`, converts it to `format.channels` (1 = grey, 3 = RGB) and resizes it to
-// format.height x format.width, writing C*H*W bytes (channel-major) to `out`.
-// Throws InputError naming the file when it is missing or cannot be decoded, or when its size on
-// disk or the pixel count its header claims is over `limits` (checked before decoding).
-void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out, const ReadLimits& limits = {});
+// What decoding one image found and did: the stored kind and size, and which of the rules of
+// datasets/common/decoderules.h applied (alpha composited on format.background, EXIF orientation,
+// 16-bit scaling, CMYK conversion).
+struct DecodedImageInfo {
+    std::string format;  // "PNG", "JPEG", ... (empty: not recognised from the header)
+    ImageFacts facts;    // kind, bit depth, orientation
+    int64_t width = -1;  // as stored (before orientation)
+    int64_t height = -1;
+    AppliedRules applied;
+};
+
+// Decodes `path` as a person sees it (the rules of decoderules.h: alpha composited on
+// format.background, EXIF orientation, 16-bit and CMYK converted), converts it to
+// `format.channels` (1 = grey, 3 = RGB) and resizes it to format.height x format.width, writing
+// C*H*W bytes (channel-major) to `out`; `info`, when given, says what was found and done.
+// Throws InputError naming the file when it is missing, empty or cannot be decoded, or when its
+// size on disk or the pixel count its header claims is over `limits` (checked before decoding).
+void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out, const ReadLimits& limits = {},
+                     DecodedImageInfo* info = nullptr);
 
 // The same for encoded bytes in memory (a pasted or dropped image); `label` names it in errors.
 void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out,
-                      const ReadLimits& limits = {});
+                      const ReadLimits& limits = {}, DecodedImageInfo* info = nullptr);
 
 // Decodes many files on `threads` worker threads into `out` (N x C x H x W bytes); the first
 // failure is rethrown after the workers stop.
 void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out,
                       const ReadLimits& limits = {});
+
+// Decodes every file it can, going on past failures: what a folder with bad files needs.
+struct DecodeOutcome {
+    std::vector<std::string> errors; // per path: empty when it decoded, else the reason (the InputError's text)
+    int64_t composited = 0;          // images with alpha (composited on the background)
+    int64_t turned = 0;              // images turned upright by their EXIF orientation
+};
+DecodeOutcome decodeImageFilesKeepingGoing(const std::vector<std::string>& paths, const ImageFormat& format, int threads,
+                                           uint8_t* out, const ReadLimits& limits = {});
 
 // Writes C x H x W bytes (channel-major, `format`) as an image file (PNG/JPEG by extension; JPEG
 // only where libjpeg-turbo decodes).

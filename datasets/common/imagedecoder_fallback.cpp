@@ -18,8 +18,9 @@ namespace {
 bool imageDecodingAvailable() { return false; }
 bool jpegDecodingAvailable() { return false; }
 std::string imageDecoderName() { return "none"; }
-void decodeImageFile(const std::string& path, const ImageFormat&, uint8_t*, const ReadLimits&) { noOpenCv(path); }
-void decodeImageBytes(const std::vector<uint8_t>&, const std::string& label, const ImageFormat&, uint8_t*, const ReadLimits&)
+void decodeImageFile(const std::string& path, const ImageFormat&, uint8_t*, const ReadLimits&, DecodedImageInfo*) { noOpenCv(path); }
+void decodeImageBytes(const std::vector<uint8_t>&, const std::string& label, const ImageFormat&, uint8_t*, const ReadLimits&,
+                      DecodedImageInfo*)
 {
     noOpenCv(label);
 }

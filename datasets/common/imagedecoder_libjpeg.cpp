@@ -8,6 +8,8 @@
 
 #include "datasets/common/error.h"
 #include "datasets/common/imagedecoderchecks.h"
+#include "datasets/common/decoderules.h"
+#include "datasets/common/imagefacts.h"
 #include "datasets/common/imageheader.h"
 #include "datasets/common/imageresize.h"
 
@@ -121,27 +123,6 @@ private:
     bool m_created = false;
 };
 
-// Adobe's CMYK JPEGs (the only kind in practice) store the inks inverted: red = C * K / 255.
-std::vector<uint8_t> cmykToRgbOrGrey(const std::vector<uint8_t>& cmyk, size_t pixels, int channels)
-{
-    std::vector<uint8_t> converted(pixels * static_cast<size_t>(channels));
-    for (size_t i = 0; i < pixels; ++i) {
-        const uint8_t* p = cmyk.data() + 4 * i;
-        const int k = p[3];
-        const int red = (p[0] * k + 127) / 255;
-        const int green = (p[1] * k + 127) / 255;
-        const int blue = (p[2] * k + 127) / 255;
-        if (channels == 3) {
-            converted[3 * i] = static_cast<uint8_t>(red);
-            converted[3 * i + 1] = static_cast<uint8_t>(green);
-            converted[3 * i + 2] = static_cast<uint8_t>(blue);
-        } else {
-            converted[i] = static_cast<uint8_t>((299 * red + 587 * green + 114 * blue + 500) / 1000);
-        }
-    }
-    return converted;
-}
-
 [[noreturn]] void notJpeg(const std::string& label, const std::string& what)
 {
     throw InputError(label + ": " + what + "; this build of LBD Studio decodes JPEG only (libjpeg-turbo, built without OpenCV)");
@@ -202,9 +183,10 @@ unsigned dctDenominator(unsigned width, unsigned height, const ImageFormat& form
 }
 
 void decodeJpeg(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out,
-                const ReadLimits& limits)
+                const ReadLimits& limits, DecodedImageInfo* infoOut)
 {
     checkBytes(bytes, label, format, limits);
+    const ImageFacts facts = readImageFacts(bytes.data(), bytes.size());
     JpegReader reader(bytes);
     const auto failed = [&] { return InputError(label + ": cannot decode JPEG (libjpeg: " + reader.message() + ")"); };
     if (!reader.readHeader()) {
@@ -217,7 +199,12 @@ void decodeJpeg(const std::vector<uint8_t>& bytes, const std::string& label, con
                          + " pixels is over the limit of " + std::to_string(limits.maxImagePixels) + " pixels (maxImagePixels)");
     }
     const J_COLOR_SPACE output = outputSpace(info.jpeg_color_space, format.channels, label);
-    if (!reader.start(output, dctDenominator(info.image_width, info.image_height, format))) {
+    // Turned a quarter (EXIF orientation 5..8): the stored width becomes the target's height.
+    ImageFormat stored = format;
+    if (facts.orientation >= 5) {
+        std::swap(stored.height, stored.width);
+    }
+    if (!reader.start(output, dctDenominator(info.image_width, info.image_height, stored))) {
         throw failed();
     }
     const size_t pixels = static_cast<size_t>(info.output_width) * info.output_height;
@@ -226,16 +213,43 @@ void decodeJpeg(const std::vector<uint8_t>& bytes, const std::string& label, con
         throw failed();
     }
     int components = info.output_components;
-    if (output == JCS_CMYK) {
-        decoded = cmykToRgbOrGrey(decoded, pixels, static_cast<int>(format.channels));
-        components = static_cast<int>(format.channels);
+    int rows = static_cast<int>(info.output_height);
+    int columns = static_cast<int>(info.output_width);
+    // The picture spans image / denominator output pixels; the last row and column may be partial.
+    const double denominator = static_cast<double>(info.scale_denom) / info.scale_num;
+    double usedRows = info.image_height / denominator;
+    double usedColumns = info.image_width / denominator;
+    AppliedRules applied;
+    if (output == JCS_CMYK || facts.orientation != 1) {
+        // The rules of decoderules.h: CMYK (inverted where Adobe's marker says so) and EXIF orientation.
+        StoredPixels stored;
+        stored.data = decoded.data();
+        stored.rowBytes = static_cast<size_t>(columns) * components;
+        stored.height = rows;
+        stored.width = columns;
+        stored.channels = components;
+        stored.cmyk = output != JCS_CMYK ? CmykStorage::None : info.saw_Adobe_marker ? CmykStorage::AdobeInverted : CmykStorage::Plain;
+        UprightPixels upright = applyDecodeRules(stored, facts.orientation, format.background);
+        convertChannels(upright, components == 1 ? 1 : static_cast<int>(format.channels));
+        applied = upright.applied;
+        if (upright.applied.orientation >= 5) {
+            std::swap(usedRows, usedColumns);
+        }
+        rows = upright.height;
+        columns = upright.width;
+        components = upright.channels;
+        decoded = std::move(upright.pixels);
+    }
+    if (infoOut) {
+        infoOut->format = "JPEG";
+        infoOut->facts = facts;
+        infoOut->width = info.image_width;
+        infoOut->height = info.image_height;
+        infoOut->applied = applied;
     }
     const int height = static_cast<int>(format.height);
     const int width = static_cast<int>(format.width);
-    // The picture spans image / denominator output pixels; the last row and column may be partial.
-    const double denominator = static_cast<double>(info.scale_denom) / info.scale_num;
-    resizeToPlanes(decoded.data(), static_cast<int>(info.output_height), static_cast<int>(info.output_width), components,
-                   info.image_height / denominator, info.image_width / denominator, height, width, out);
+    resizeToPlanes(decoded.data(), rows, columns, components, usedRows, usedColumns, height, width, out);
     if (components == 1 && format.channels == 3) {
         const size_t plane = static_cast<size_t>(height) * width;
         std::memcpy(out + plane, out, plane);
@@ -336,16 +350,17 @@ std::string imageDecoderName()
 #endif
 }
 
-void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out, const ReadLimits& limits)
+void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t* out, const ReadLimits& limits,
+                     DecodedImageInfo* info)
 {
     const int64_t size = checkImageFile(path, limits);
-    decodeJpeg(readWholeFile(path, size), path, format, out, limits);
+    decodeJpeg(readWholeFile(path, size), path, format, out, limits, info);
 }
 
 void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out,
-                      const ReadLimits& limits)
+                      const ReadLimits& limits, DecodedImageInfo* info)
 {
-    decodeJpeg(bytes, label, format, out, limits);
+    decodeJpeg(bytes, label, format, out, limits, info);
 }
 
 std::vector<uint8_t> encodeJpeg(const uint8_t* pixels, const ImageFormat& format, int quality, const std::string& label)

@@ -1,8 +1,12 @@
 #include "datasets/common/imagefiles.h"
 
+#include "datasets/common/datacheck.h"
+#include "datasets/common/error.h"
 #include "datasets/common/imagedecoder.h"
+#include "datasets/common/imageheader.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cctype>
 #include <filesystem>
 #include <numeric>
@@ -10,7 +14,7 @@
 
 namespace lbd {
 
-int64_t channelsOfImages(const std::vector<std::string>& paths, const ReadLimits& limits)
+int64_t channelsOfImages(const std::vector<std::string>& paths, const ReadLimits& limits, const AlphaBackground& background)
 {
     if (paths.empty()) {
         return 3;
@@ -22,11 +26,16 @@ int64_t channelsOfImages(const std::vector<std::string>& paths, const ReadLimits
     }
     // Decoded as RGB at a small size: a grey file decodes to three equal planes (resizing keeps
     // them equal), a colour one does not.
-    const ImageFormat rgb{3, 32, 32};
+    ImageFormat rgb{3, 32, 32};
+    rgb.background = background;
     std::vector<uint8_t> pixels(sample.size() * static_cast<size_t>(rgb.bytesPerImage()));
-    decodeImageFiles(sample, rgb, std::max(1, static_cast<int>(std::thread::hardware_concurrency())), pixels.data(), limits);
+    const DecodeOutcome outcome = decodeImageFilesKeepingGoing(
+        sample, rgb, std::max(1, static_cast<int>(std::thread::hardware_concurrency())), pixels.data(), limits);
     const size_t plane = 32 * 32;
     for (size_t image = 0; image < sample.size(); ++image) {
+        if (!outcome.errors[image].empty()) {
+            continue;
+        }
         const uint8_t* p = pixels.data() + image * 3 * plane;
         for (size_t i = 0; i < plane; ++i) {
             if (p[i] != p[plane + i] || p[i] != p[2 * plane + i]) {
@@ -40,24 +49,126 @@ int64_t channelsOfImages(const std::vector<std::string>& paths, const ReadLimits
 ImageFormat resolvedImageFormat(ImageFormat format, const std::vector<std::string>& paths, const ReadLimits& limits)
 {
     if (format.channels == 0) {
-        format.channels = channelsOfImages(paths, limits);
+        format.channels = channelsOfImages(paths, limits, format.background);
     }
     return format;
 }
 
-RawSplit makeImageFileSplit(std::vector<std::string> paths, std::vector<int64_t> labels, const ImageFileOptions& options)
+namespace {
+
+// A streamed split is not decoded here: a file is left out when it is empty or its first bytes are
+// not an image header the decoders know (cheap: a few bytes per file, for a million-file list).
+std::string streamedFileProblem(const std::string& path)
+{
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) {
+        return "cannot read (" + ec.message() + ")";
+    }
+    if (size == 0) {
+        return "empty file";
+    }
+    try {
+        const std::vector<uint8_t> head = readFileHead(path, 64);
+        if (!parseImageHeader(head.data(), head.size())) {
+            return "not an image file (its first bytes are no PNG, JPEG, BMP, TIFF, WebP or PNM header)";
+        }
+    } catch (const std::exception& error) {
+        return error.what();
+    }
+    return {};
+}
+
+// Refuses under data.on_bad_file refuse, or when most of the split failed; else lists the failures
+// in `report` and returns which rows to keep.
+std::vector<bool> keptRows(const std::vector<std::string>& paths, const std::vector<std::string>& errors,
+                           const ImageFileOptions& options, DataReport& report, const std::string& splitName)
+{
+    std::vector<bool> keep(paths.size(), true);
+    size_t failed = 0;
+    size_t first = paths.size();
+    for (size_t i = 0; i < paths.size(); ++i) {
+        if (!errors[i].empty()) {
+            keep[i] = false;
+            first = std::min(first, i);
+            ++failed;
+        }
+    }
+    if (failed == 0) {
+        return keep;
+    }
+    const std::string firstFailure = paths[first] + ": " + errors[first];
+    if (options.onBadFile == BadFilePolicy::Refuse) {
+        throw InputError(firstFailure + " (" + std::to_string(failed) + " of the " + splitName
+                         + " files cannot be read; data.on_bad_file skip leaves them out)");
+    }
+    if (double(failed) > kMostFilesBad * double(paths.size())) {
+        throw InputError(std::to_string(failed) + " of the " + std::to_string(paths.size()) + " " + splitName
+                         + " image files cannot be read (more than half: the wrong folder, or a broken copy?); the first: "
+                         + firstFailure);
+    }
+    for (size_t i = 0; i < paths.size(); ++i) {
+        if (!keep[i]) {
+            report.skipped.push_back({paths[i], errors[i]});
+        }
+    }
+    return keep;
+}
+
+template <typename T>
+void keepOnly(std::vector<T>& values, const std::vector<bool>& keep)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+        if (keep[i]) {
+            if (at != i) { // a self-move would empty a string
+                values[at] = std::move(values[i]);
+            }
+            ++at;
+        }
+    }
+    values.resize(at);
+}
+
+} // namespace
+
+RawSplit makeImageFileSplit(std::vector<std::string> paths, std::vector<int64_t> labels, const ImageFileOptions& options,
+                            DataReport& report, const std::string& splitName)
 {
     RawSplit split;
-    split.labels = std::move(labels);
-    const int64_t bytes = split.size() * options.format.bytesPerImage();
+    const int64_t imageBytes = options.format.bytesPerImage();
+    const int64_t bytes = static_cast<int64_t>(paths.size()) * imageBytes;
     if (bytes > options.limits.maxInMemoryBytes) {
+        std::vector<std::string> errors(paths.size());
+        for (size_t i = 0; i < paths.size(); ++i) {
+            errors[i] = streamedFileProblem(paths[i]);
+        }
+        const std::vector<bool> keep = keptRows(paths, errors, options, report, splitName);
+        keepOnly(paths, keep);
+        keepOnly(labels, keep);
+        split.labels = std::move(labels);
         split.files = std::move(paths);
         return split;
     }
     const int threads = options.decodeThreads > 0 ? options.decodeThreads
                                                   : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     split.pixels.resize(static_cast<size_t>(bytes));
-    decodeImageFiles(paths, options.format, threads, split.pixels.data(), options.limits);
+    const DecodeOutcome outcome = decodeImageFilesKeepingGoing(paths, options.format, threads, split.pixels.data(), options.limits);
+    const std::vector<bool> keep = keptRows(paths, outcome.errors, options, report, splitName);
+    report.composited += outcome.composited;
+    report.turned += outcome.turned;
+    size_t at = 0;
+    for (size_t i = 0; i < paths.size(); ++i) {
+        if (keep[i]) {
+            if (at != i) {
+                std::memmove(split.pixels.data() + at * imageBytes, split.pixels.data() + i * imageBytes, size_t(imageBytes));
+            }
+            ++at;
+        }
+    }
+    split.pixels.resize(at * static_cast<size_t>(imageBytes));
+    keepOnly(labels, keep);
+    split.labels = std::move(labels);
     return split;
 }
 
@@ -85,6 +196,25 @@ void orderClassesByTrainCount(RawDataset& dataset)
             label = newIndex.at(static_cast<size_t>(label));
         }
     }
+}
+
+void finishImageFileDataset(RawDataset& dataset, const AlphaBackground& background)
+{
+    const std::vector<int64_t> counts = countPerClass(dataset.train.labels, dataset.classCount());
+    for (size_t c = 0; c < counts.size(); ++c) {
+        if (counts[c] == 0) {
+            std::string first;
+            for (const SkippedFile& file : dataset.report.skipped) {
+                first = first.empty() ? file.file + ": " + file.reason : first;
+            }
+            throw InputError("class " + dataset.classNames[c] + ": none of its training images can be read (the first "
+                             "file left out: " + first + ")");
+        }
+    }
+    orderClassesByTrainCount(dataset);
+    dataset.report.background = alphaBackgroundName(background);
+    dataset.report.checked = !dataset.train.isStreamed();
+    dataset.report.checkWarnings = checkTrainingImages(dataset.train, dataset.format, dataset.classNames);
 }
 
 bool hasImageExtension(const std::string& path)

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "datasets/common/datareport.h"
+#include "datasets/common/decoderules.h"
+
 namespace lbd {
 
 // Channels and size of every image of a data set (decoded image files are converted to it).
@@ -13,6 +16,9 @@ struct ImageFormat {
     int64_t channels = 3;
     int64_t height = 32;
     int64_t width = 32;
+    // What transparent pixels of image files are composited on (data.alpha_background): part of
+    // the decoded image, so it travels wherever images are decoded (streaming, caches, predictor).
+    AlphaBackground background = kWhiteBackground;
 
     int64_t bytesPerImage() const { return channels * height * width; }
 };
@@ -33,6 +39,7 @@ struct RawDataset {
     RawSplit train;
     RawSplit test;
     RawSplit validation; // only where the data set ships one (a list file's val_list); else empty
+    DataReport report;   // image files and lists: what was left out or ignored, and the data check
 
     int64_t classCount() const { return static_cast<int64_t>(classNames.size()); }
 };

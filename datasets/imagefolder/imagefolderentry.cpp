@@ -21,6 +21,7 @@ DatasetEntry imageFolderEntry()
         ImageFolderOptions options;
         options.files.format = convertedImageFormat(request.options);
         options.files.limits = request.options.limits;
+        options.files.onBadFile = request.options.onBadFile;
         options.heldOutFraction = request.options.heldOutFraction;
         options.seed = request.seed;
         return readImageFolder(request.directory, options);

@@ -1,5 +1,6 @@
 #include "datasets/imagefolder/imagefolderreader.h"
 
+#include "datasets/common/datareport.h"
 #include "datasets/common/error.h"
 #include "datasets/common/random.h"
 
@@ -60,25 +61,47 @@ void forEachEntry(const fs::path& folder, Visit visit)
     }
 }
 
-// Image files under `folder`, in its sub-folders too. Symlinked files are followed; symlinked
-// folders are not (as recursive_directory_iterator does by default), so a link cycle ends here.
-void collectImages(const fs::path& folder, std::vector<std::string>& files)
+// Image files under `folder`, in its sub-folders too; hidden and system files (.DS_Store,
+// Thumbs.db, ._*) and other files (README.txt, .svg) are listed in `report`, not read. Symlinked
+// files are followed; symlinked folders are not (as recursive_directory_iterator does by default),
+// so a link cycle ends here.
+void collectImages(const fs::path& folder, std::vector<std::string>& files, DataReport& report)
 {
     forEachEntry(folder, [&](const fs::path& path) {
         std::error_code ec;
-        if (fs::is_directory(fs::symlink_status(path, ec))) {
-            collectImages(path, files);
+        if (isHiddenOrSystemName(path.filename().string())) {
+            report.ignored.push_back(path.string());
+        } else if (fs::is_directory(fs::symlink_status(path, ec))) {
+            collectImages(path, files, report);
         } else if (hasImageExtension(path.string()) && typeOf(path) == fs::file_type::regular) {
             files.push_back(path.string());
+        } else if (typeOf(path) == fs::file_type::regular) {
+            report.notImages.push_back(path.string());
         }
     });
 }
 
-ClassFiles scanClasses(const fs::path& root, const ReadLimits& limits)
+// The files of `root` that are in no class folder: hidden ones ignored, others listed as not read.
+void noteLooseFile(const fs::path& path, DataReport& report)
+{
+    if (isHiddenOrSystemName(path.filename().string())) {
+        report.ignored.push_back(path.string());
+    } else if (typeOf(path) == fs::file_type::regular) {
+        report.notImages.push_back(path.string() + " (not in a class folder)");
+    }
+}
+
+ClassFiles scanClasses(const fs::path& root, const ReadLimits& limits, DataReport& report)
 {
     ClassFiles classes;
     forEachEntry(root, [&](const fs::path& path) {
         if (typeOf(path) != fs::file_type::directory) {
+            noteLooseFile(path, report);
+            return;
+        }
+        const std::string name = path.filename().string();
+        if (isHiddenOrSystemName(name)) {
+            report.ignored.push_back(path.string() + "/");
             return;
         }
         if (static_cast<int64_t>(classes.size()) >= limits.maxClasses) {
@@ -86,12 +109,29 @@ ClassFiles scanClasses(const fs::path& root, const ReadLimits& limits)
                              + " classes (maxClasses)");
         }
         std::vector<std::string> files;
-        collectImages(path, files);
+        // Nested folders are counted in their class, and said (a copy of the class inside itself
+        // would otherwise double it in silence).
+        forEachEntry(path, [&](const fs::path& entry) {
+            std::error_code ec;
+            if (isHiddenOrSystemName(entry.filename().string())) {
+                report.ignored.push_back(entry.string());
+            } else if (fs::is_directory(fs::symlink_status(entry, ec))) {
+                const size_t before = files.size();
+                collectImages(entry, files, report);
+                if (files.size() > before) {
+                    report.nested.push_back({entry.string(), name, static_cast<int64_t>(files.size() - before)});
+                }
+            } else if (hasImageExtension(entry.string()) && typeOf(entry) == fs::file_type::regular) {
+                files.push_back(entry.string());
+            } else if (typeOf(entry) == fs::file_type::regular) {
+                report.notImages.push_back(entry.string());
+            }
+        });
         if (files.empty()) {
             throw InputError(path.string() + ": class folder contains no image files (.png, .jpg, ...)");
         }
         std::sort(files.begin(), files.end());
-        classes[path.filename().string()] = std::move(files);
+        classes[name] = std::move(files);
     });
     if (classes.size() < 2) {
         throw InputError(root.string() + ": an image folder needs at least two class subfolders, found "
@@ -115,8 +155,14 @@ RawDataset readImageFolder(const std::string& rootText, const ImageFolderOptions
     std::vector<int64_t> trainLabels, testLabels;
     const ReadLimits& limits = options.files.limits;
     if (typeOf(root / "train") == fs::file_type::directory && typeOf(root / "test") == fs::file_type::directory) {
-        const ClassFiles train = scanClasses(root / "train", limits);
-        const ClassFiles test = scanClasses(root / "test", limits);
+        forEachEntry(root, [&](const fs::path& path) {
+            const std::string name = path.filename().string();
+            if (name != "train" && name != "test" && typeOf(path) != fs::file_type::directory) {
+                noteLooseFile(path, dataset.report);
+            }
+        });
+        const ClassFiles train = scanClasses(root / "train", limits, dataset.report);
+        const ClassFiles test = scanClasses(root / "test", limits, dataset.report);
         for (const auto& [name, files] : train) {
             const auto label = static_cast<int64_t>(dataset.classNames.size());
             dataset.classNames.push_back(name);
@@ -141,7 +187,7 @@ RawDataset readImageFolder(const std::string& rootText, const ImageFolderOptions
             throw InputError("held_out_fraction must be in (0, 1), got " + std::to_string(options.heldOutFraction));
         }
         Rng rng(options.seed, 0x7e57);
-        for (const auto& [name, sortedFiles] : scanClasses(root, limits)) {
+        for (const auto& [name, sortedFiles] : scanClasses(root, limits, dataset.report)) {
             const auto label = static_cast<int64_t>(dataset.classNames.size());
             dataset.classNames.push_back(name);
             std::vector<std::string> files = sortedFiles;
@@ -164,9 +210,9 @@ RawDataset readImageFolder(const std::string& rootText, const ImageFolderOptions
     ImageFileOptions files = options.files;
     files.format = resolvedImageFormat(files.format, trainPaths, limits);
     dataset.format = files.format;
-    dataset.train = makeImageFileSplit(std::move(trainPaths), std::move(trainLabels), files);
-    dataset.test = makeImageFileSplit(std::move(testPaths), std::move(testLabels), files);
-    orderClassesByTrainCount(dataset);
+    dataset.train = makeImageFileSplit(std::move(trainPaths), std::move(trainLabels), files, dataset.report, "training");
+    dataset.test = makeImageFileSplit(std::move(testPaths), std::move(testLabels), files, dataset.report, "test");
+    finishImageFileDataset(dataset, files.format.background);
     return dataset;
 }
 

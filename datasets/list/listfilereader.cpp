@@ -133,12 +133,13 @@ RawDataset readListFiles(const std::string& imageRoot, const std::string& trainL
     ImageFileOptions files = options.files;
     files.format = resolvedImageFormat(files.format, train.paths, limits);
     dataset.format = files.format;
-    dataset.train = makeImageFileSplit(std::move(train.paths), std::move(train.labels), files);
-    dataset.test = makeImageFileSplit(std::move(test.paths), std::move(test.labels), files);
+    dataset.train = makeImageFileSplit(std::move(train.paths), std::move(train.labels), files, dataset.report, "training");
+    dataset.test = makeImageFileSplit(std::move(test.paths), std::move(test.labels), files, dataset.report, "test");
     if (!validation.paths.empty()) {
-        dataset.validation = makeImageFileSplit(std::move(validation.paths), std::move(validation.labels), files);
+        dataset.validation = makeImageFileSplit(std::move(validation.paths), std::move(validation.labels), files, dataset.report,
+                                                "validation");
     }
-    orderClassesByTrainCount(dataset);
+    finishImageFileDataset(dataset, files.format.background);
     return dataset;
 }
 

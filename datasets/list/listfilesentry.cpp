@@ -23,6 +23,7 @@ DatasetEntry listFilesEntry()
         ListFileOptions options;
         options.files.format = convertedImageFormat(request.options);
         options.files.limits = request.options.limits;
+        options.files.onBadFile = request.options.onBadFile;
         options.classNamesFile = request.options.classNamesFile;
         options.validationList = request.options.validationList;
         return readListFiles(request.directory, request.options.trainList, request.options.testList, options);

@@ -40,12 +40,13 @@ private slots:
         ImageFileOptions options;
         options.format = {1, 4, 4};
         options.limits.maxInMemoryBytes = 3 * 16; // exactly fits
-        const RawSplit decoded = makeImageFileSplit(paths, {0, 0, 0}, options);
+        DataReport report;
+        const RawSplit decoded = makeImageFileSplit(paths, {0, 0, 0}, options, report, "training");
         QVERIFY(!decoded.isStreamed());
         QCOMPARE(decoded.pixels.size(), size_t(3 * 16));
         QVERIFY(decoded.pixels[16] > decoded.pixels[0]); // image 1 is brighter than image 0
         options.limits.maxInMemoryBytes = 3 * 16 - 1;
-        const RawSplit streamed = makeImageFileSplit(paths, {0, 0, 0}, options);
+        const RawSplit streamed = makeImageFileSplit(paths, {0, 0, 0}, options, report, "training");
         QVERIFY(streamed.isStreamed());
         QVERIFY(streamed.pixels.empty());
         QCOMPARE(streamed.files, paths);

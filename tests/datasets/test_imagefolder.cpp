@@ -87,12 +87,16 @@ private slots:
 
     void undecodableImageIsNamed()
     {
+        // Left out and named under data.on_bad_file skip (the default; tests/datasets/test_messyfolder.cpp),
+        // refused naming it under refuse.
         QTemporaryDir dir;
         writeClass(dir.path(), "a", 3, 0);
         writeClass(dir.path(), "b", 3, 0);
         const std::string bad = (dir.path() + "/b/broken.png").toStdString();
         std::ofstream(bad) << "this is a text file, not a PNG";
-        QVERIFY(throwsInputError([&] { loadImageFolder(dir.path().toStdString(), options16()); }, {bad, "cannot decode"}));
+        ImageFolderOptions refuse = options16();
+        refuse.files.onBadFile = BadFilePolicy::Refuse;
+        QVERIFY(throwsInputError([&] { loadImageFolder(dir.path().toStdString(), refuse); }, {bad, "cannot decode"}));
     }
 };
 

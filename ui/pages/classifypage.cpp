@@ -42,6 +42,35 @@ QString fileNameOf(const QString& source)
     return name.isEmpty() ? source : name;
 }
 
+// The image the model was given (decoded as a person sees the file, composited, resized: the
+// prediction's input pixels), enlarged by whole pixels so that its real resolution shows; the
+// file as Qt renders it when there are none. Showing Qt's rendering once hid that a transparent
+// icon reached the model as a black square.
+QImage modelInputImage(const lbd::Prediction& prediction, const QImage& fallback)
+{
+    const int channels = int(prediction.inputChannels);
+    const int height = int(prediction.inputHeight);
+    const int width = int(prediction.inputWidth);
+    if ((channels != 1 && channels != 3) || height < 1 || width < 1
+        || prediction.inputPixels.size() != size_t(channels) * size_t(height) * size_t(width)) {
+        return fallback;
+    }
+    QImage image(width, height, QImage::Format_RGB32);
+    const size_t plane = size_t(height) * size_t(width);
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            const size_t at = size_t(y) * size_t(width) + size_t(x);
+            const uint8_t* p = prediction.inputPixels.data();
+            const int r = p[at];
+            const int g = channels == 3 ? p[plane + at] : r;
+            const int b = channels == 3 ? p[2 * plane + at] : r;
+            image.setPixel(x, y, qRgb(r, g, b));
+        }
+    }
+    const int scale = std::max(1, 192 / std::max(width, height));
+    return image.scaled(width * scale, height * scale, Qt::KeepAspectRatio, Qt::FastTransformation);
+}
+
 } // namespace
 
 ClassifyPage::ClassifyPage(UtilityDocument* document, QWidget* parent) : QWidget(parent), m_document(document)
@@ -560,7 +589,7 @@ void ClassifyPage::showCurrent()
     m_result->setVisible(true);
     m_result->showPrediction(entry.prediction,
                              {entry.displayName, entry.source, m_runClassNames, matrixDescription(), m_topK->value()},
-                             entry.thumbnail);
+                             modelInputImage(entry.prediction, entry.thumbnail));
 }
 
 } // namespace lbd::ui
