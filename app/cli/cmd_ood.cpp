@@ -36,6 +36,9 @@ int runOod(const OodOptions& o)
         std::cerr << "lbd ood: " << oodMethodName(fit.method) << " score fitted on " << fit.images << " " << fit.source
                   << " (epoch " << fit.checkpointEpoch << "); threshold " << fit.threshold() << " passes "
                   << fit.passRate * 100 << " % of them; written to " << o.run << "/" << kOodFitFile << '\n';
+        if (!fit.heldOut.note.empty()) {
+            std::cerr << "lbd ood: " << fit.heldOut.note << '\n';
+        }
     }
     if (o.measure) {
         std::cout << measureRunOod(o.run, o.measureOptions).dump(2) << '\n';
@@ -50,7 +53,7 @@ Command addOodCommand(CLI::App& lbd)
     auto o = std::make_shared<OodOptions>();
     CLI::App* c = lbd.add_subcommand("ood", "fit or measure a run's out-of-distribution caution (images unlike its training data)");
     c->add_option("run", o->run, "the run folder")->required()->type_name("RUN_DIR");
-    c->add_flag("--fit", o->fit, "fit the score on the run's validation split (or training images) and write RUN/ood.json");
+    c->add_flag("--fit", o->fit, "fit the score on images the run did not train on (its validation split, or the images its long tail left out) and write RUN/ood.json");
     c->add_flag("--measure", o->measure,
                 "print as JSON the AUROC of the scores, the run's test set against --ood-folder and --noise images");
     c->add_option("--ood-folder", o->measureOptions.oodFolder, "foreign images (searched recursively)")->type_name("DIR");

@@ -1,28 +1,32 @@
 #pragma once
 // An out-of-distribution caution for a trained particle ensemble: a score that is high for images
-// unlike the run's own, fitted on the run's in-distribution images (its validation split when it
-// has one, else its training images). Two scores, both measured (docs/results/ood.md):
-//   mahalanobis: per particle, the smallest squared Mahalanobis distance of the pooled
-//                (penultimate) features to a class mean, under one covariance shared by the
-//                classes (the mean of the classes' own, so that the head classes do not make
-//                it), averaged over the particles (after Lee et al. 2018, without input
-//                perturbation); measured both on the features' directions (L2-normalised: the
-//                classifier is a cosine one) and on the features as they are, each in units of
-//                its own 95 % value, and the larger of the two is the score;
+// unlike the run's own, fitted on images the network did NOT train on (oodimages.h says which:
+// the validation split, a class-balanced sample of the images the long-tail resampling left out,
+// or a held-out share of a user's folder; training images only as a last resort, said so), because
+// a converged network's training features collapse and a threshold set on them cautions far more
+// than 5 % of new images (lbd-math.md section 9). Two scores, both measured (docs/results/ood.md):
+//   mahalanobis: the feature ensemble of Lee et al. 2018 (without input perturbation): for each
+//                chosen (stage, space) pair, per particle the smallest squared Mahalanobis distance
+//                of the stage's pooled features to a class mean under one covariance shared by the
+//                classes (oodspace.h), averaged over the particles and divided by its own 95 %
+//                value; the score is the largest of them. The pairs are chosen greedily on the
+//                fit's own images against synthetic corruptions of them (oodcorruptions.h), never
+//                on a foreign data set;
 //   energy:      -logsumexp of the particles' mean logits (Liu et al. 2020).
-// The class statistics are fitted on half of the in-distribution images and the threshold is
-// taken on the other half, so that the pass rate holds for images the fit did not see. The
-// threshold is class-balanced: on average over the classes, 95 % of a class's images pass (the
-// training images are long-tailed; test sets and users' images are not).
-// Stored as the run folder's ood.json (written atomically, read with a size limit).
+// The class statistics are fitted on half of the unseen images and the scales, the choice and the
+// threshold taken on the other half. The threshold is class-balanced: on average over the
+// classes, 95 % of a class's images pass. Stored as the run folder's ood.json (oodfitfile.h).
 #include <torch/torch.h>
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/data/augmentation.h"
 #include "core/data/augmentspec.h"
 #include "core/data/dataset.h"
+#include "core/eval/oodspace.h"
 #include "core/model/particlemodel.h"
 
 namespace lbd {
@@ -32,74 +36,107 @@ enum class OodMethod { Mahalanobis, Energy };
 std::string oodMethodName(OodMethod method); // "mahalanobis", "energy"
 OodMethod parseOodMethod(const std::string& name, const std::string& source); // InputError naming `source`
 
-// The score the caution uses, chosen by its AUROC on Fashion-MNIST vs digits and noise
-// (docs/results/ood.md).
 inline constexpr OodMethod kDefaultOodMethod = OodMethod::Mahalanobis;
 
 // The share of in-distribution images that pass (score <= threshold).
 inline constexpr double kOodPassRate = 0.95;
-// At most this many in-distribution images are scored for a fit (evenly spaced over the split).
+// At most this many unseen images are scored for a fit.
 inline constexpr int64_t kMaxOodFitImages = 20000;
-// Mahalanobis statistics are kept only up to this feature dimension: beyond it the shared
-// covariance of every particle would not be a small file (D = 2048 for ResNet-50: 50 MB). Such
-// runs use the energy score.
+// Fewer images than this cannot give a meaningful 95th percentile on the threshold half.
+inline constexpr int64_t kMinOodImages = 20;
+// Mahalanobis statistics are kept only for stages of at most this many features: beyond it the
+// shared covariance of every particle would not be a small file (D = 2048 for ResNet-50's last
+// stage: 50 MB). A model with no such stage uses the energy score.
 inline constexpr int64_t kMaxOodMahalanobisDim = 512;
+// The numbers (means and precisions) ood.json may hold, kept well inside the JSON value limit
+// (kMaxJsonValues) and, at ~14 characters each, inside the file size limit (kMaxOodFileBytes).
+inline constexpr int64_t kMaxOodFitNumbers = 3'000'000;
 
 inline constexpr const char* kOodFitFile = "ood.json";
 
 struct OodFeatures {
-    torch::Tensor features; // float [M, N, D] on the CPU: the pooled features the classifier sees
-    torch::Tensor logits;   // float [M, N, C] on the CPU
-    torch::Tensor labels;   // int64 [N]
+    std::vector<torch::Tensor> stages; // float [M, N, D_s] on the CPU, ParticleStageFeatures' order
+    torch::Tensor logits;              // float [M, N, C] on the CPU
+    torch::Tensor labels;              // int64 [N]
+
+    int64_t size() const { return labels.defined() ? labels.size(0) : 0; }
+    OodFeatures rows(const torch::Tensor& indices) const;
+};
+
+// Where the fit's images came from, written to ood.json so that a reader can tell.
+struct OodHeldOut {
+    std::string source;                     // "validation split", "images the long-tail resampling left out", ...
+    std::string note;                       // why this source (a fallback says what it costs); may be empty
+    std::vector<int64_t> perClass;          // unseen images per class
+    std::vector<int64_t> trainingRows;      // rows of the data set's training split used, ascending (empty: the validation split)
+    std::vector<int64_t> meansFromTraining; // classes without an unseen image: their mean from training images
+};
+
+// How the spaces were chosen: the greedy path, each step's (stage, space) and the criterion after it.
+struct OodSelection {
+    std::vector<std::string> corruptions; // empty: no choice made, the last stage's two spaces
+    std::vector<std::string> steps;
+    std::vector<double> criterion; // mean AUROC of unseen images against their corruptions
+};
+
+// What a fit must match to be this model's: checked when ood.json is read (oodfitfile.h).
+struct OodModelShape {
+    int64_t particles = 0;
+    int64_t classes = 0;
+    std::vector<int64_t> stageDims; // ParticleModelImpl::stageFeatureDims()
 };
 
 struct OodFit {
+    OodModelShape model;                  // the model the features came from
     OodMethod method = kDefaultOodMethod; // the score the caution uses
-    std::string source;                   // "validation split" or "training images"
-    int64_t images = 0;                   // in-distribution images scored (fit + threshold halves)
+    std::string source;                   // heldOut.source, said in every prediction
+    OodHeldOut heldOut;
+    int64_t images = 0;                   // unseen images scored (fit + threshold halves)
     int checkpointEpoch = 0;              // the checkpoint the features came from
-    double passRate = kOodPassRate; // class-balanced
+    double passRate = kOodPassRate;       // class-balanced
     double energyThreshold = 0.0;
-    bool hasMahalanobis = false;
     double mahalanobisThreshold = 0.0;
-    // The Mahalanobis distance is measured on the features' directions and on the features as
-    // they are; the score is the larger of the two, each divided by its own scale.
-    struct Space {
-        torch::Tensor classMeans; // double [M, K, D], the K classes the fit half holds
-        torch::Tensor precision;  // double [M, D, D], inverse of the shared (shrunk) covariance
-        double scale = 1.0;       // the distance that 95 % of in-distribution images stay within
-    };
-    Space direction;
-    Space raw;
-    std::string created;      // ISO 8601 UTC
+    std::vector<OodSpace> spaces;         // the chosen (stage, space) pairs; empty: energy only
+    OodSelection selection;
+    std::string created;                  // ISO 8601 UTC
 
+    bool hasMahalanobis() const { return !spaces.empty(); }
     double threshold() const { return method == OodMethod::Mahalanobis ? mahalanobisThreshold : energyThreshold; }
 };
 
-// Evaluation-mode features and logits of a whole split (no augmentation, file order). Restores the
-// model's training mode afterwards.
+OodModelShape oodModelShape(const ParticleModelImpl& model);
+
+// Evaluation-mode stage features and logits of a whole split (no augmentation, file order).
+// Restores the model's training mode afterwards.
 OodFeatures collectOodFeatures(ParticleModel& model, const DataSplit& split, const ImageFormat& format,
                                const torch::Device& device, const AugmentSpec& augment,
                                const Normalization& normalization);
 
-// Fits both scores on `inDistribution`. Throws InputError when it holds fewer than 20 images.
-OodFit fitOod(const OodFeatures& inDistribution, const std::string& source, int checkpointEpoch);
+struct OodFitInput {
+    OodFeatures unseen;    // labelled images the network did not train on
+    OodFeatures meansOnly; // training images of classes `unseen` lacks (their means only); may be empty
+    std::vector<std::pair<std::string, OodFeatures>> corruptions; // for the choice of spaces; empty: no choice
+    OodHeldOut heldOut;
+    int checkpointEpoch = 0;
+};
 
-// The whole fit for a split: at most kMaxOodFitImages of it (evenly spaced), features, fit.
-OodFit fitOodOnSplit(ParticleModel& model, const DataSplit& split, const ImageFormat& format,
-                     const torch::Device& device, const AugmentSpec& augment, const Normalization& normalization,
-                     const std::string& source, int checkpointEpoch);
+// Fits both scores. Throws InputError when `unseen` holds fewer than kMinOodImages images.
+OodFit fitOod(const OodFitInput& input);
 
-// Scores, higher = less like the in-distribution images. logits [M, N, C] -> [N];
-// features [M, N, D] -> [N] (needs fit.hasMahalanobis).
-torch::Tensor energyScores(const torch::Tensor& logits);
-torch::Tensor mahalanobisScores(const OodFit& fit, const torch::Tensor& features);
-torch::Tensor oodScores(const OodFit& fit, OodMethod method, const torch::Tensor& features, const torch::Tensor& logits);
+struct OodImages {
+    DataSplit unseen;
+    DataSplit meansOnly;
+    OodHeldOut heldOut;
+};
 
-// Written atomically to `path` (a run's RUN/ood.json).
-void saveOodFit(const OodFit& fit, const std::string& path);
-// Throws InputError naming the file when it is missing, over its size limit, damaged, or does
-// not match a model of `particles` particles with `featureDim` features.
-OodFit loadOodFit(const std::string& path, int64_t particles, int64_t featureDim);
+// Features of the images (and of synthetic corruptions of the unseen ones, when they are in
+// memory), then the fit.
+OodFit fitOodOnImages(ParticleModel& model, const OodImages& images, const ImageFormat& format, const torch::Device& device,
+                      const AugmentSpec& augment, const Normalization& normalization, int checkpointEpoch);
+
+// Scores, higher = less like the in-distribution images: [N].
+torch::Tensor energyScores(const torch::Tensor& logits); // logits [M, N, C]
+torch::Tensor mahalanobisScores(const OodFit& fit, const std::vector<torch::Tensor>& stages); // needs fit.hasMahalanobis()
+torch::Tensor oodScores(const OodFit& fit, OodMethod method, const OodFeatures& features);
 
 } // namespace lbd

@@ -4,7 +4,7 @@
 #include "core/data/imagedecoder.h"
 #include "core/eval/decisions.h"
 #include "core/eval/uncertainty.h"
-#include "core/eval/oodscore.h"
+#include "core/eval/oodfitfile.h"
 #include "core/infer/inputdescription.h"
 #include "core/infer/loadedrun.h"
 #include "core/train/runfolder.h"
@@ -66,7 +66,7 @@ struct Predictor::State {
             return;
         }
         try {
-            OodFit fit = loadOodFit(path, run.modelSpec.particles, run.model->featureDim());
+            OodFit fit = loadOodFit(path, oodModelShape(*run.model));
             if (fit.checkpointEpoch != run.epoch) {
                 oodNote = path + " was fitted on the model of epoch " + std::to_string(fit.checkpointEpoch)
                           + ", the checkpoint is of epoch " + std::to_string(run.epoch) + refit;
@@ -82,7 +82,8 @@ struct Predictor::State {
     {
         c10::InferenceMode inference;
         const auto input = preprocessBatch(image.unsqueeze(0).to(device), run.manifest.inputSize, run.manifest.normalization);
-        const ParticleOutput output = run.model->forwardWithFeatures(input);
+        // The stages' pooled outputs too: the caution's feature ensemble (oodscore.h).
+        const ParticleStageFeatures output = run.model->forwardWithStageFeatures(input);
         const auto probabilities = torch::softmax(output.logits.to(torch::kFloat32), -1).to(torch::kFloat64).cpu(); // [M,1,C]
         const auto mean = probabilities.mean(0)[0];
         const Decisions decided = decide(probabilities, utility, rule, deferUtility);
@@ -116,9 +117,12 @@ struct Predictor::State {
         if (ood) {
             OodCheck check;
             check.method = oodMethodName(ood->method);
-            check.score = oodScores(*ood, ood->method, output.features.to(torch::kFloat64).cpu(),
-                                    output.logits.to(torch::kFloat64).cpu())
-                              .item<double>();
+            OodFeatures features;
+            for (const auto& stage : output.stages) {
+                features.stages.push_back(stage.to(torch::kFloat64).cpu());
+            }
+            features.logits = output.logits.to(torch::kFloat64).cpu();
+            check.score = oodScores(*ood, ood->method, features).item<double>();
             check.threshold = ood->threshold();
             check.caution = check.score > check.threshold;
             check.fittedOn = ood->source;

@@ -2,7 +2,8 @@
 
 #include "core/data/datapreparation.h"
 #include "core/data/imagedecoder.h"
-#include "core/eval/auroc.h"
+#include "core/eval/oodfitfile.h"
+#include "core/eval/oodimages.h"
 #include "core/infer/loadedrun.h"
 #include "core/train/runfolder.h"
 #include "core/util/device.h"
@@ -60,15 +61,9 @@ std::vector<std::string> imageFilesUnder(const std::string& directory)
     return files;
 }
 
-std::vector<double> toVector(const torch::Tensor& t)
-{
-    const auto values = t.to(torch::kFloat64).contiguous();
-    return {values.data_ptr<double>(), values.data_ptr<double>() + values.numel()};
-}
-
 std::vector<OodMethod> methodsOf(const OodFit& fit)
 {
-    return fit.hasMahalanobis ? std::vector<OodMethod>{OodMethod::Mahalanobis, OodMethod::Energy}
+    return fit.hasMahalanobis() ? std::vector<OodMethod>{OodMethod::Mahalanobis, OodMethod::Energy}
                               : std::vector<OodMethod>{OodMethod::Energy};
 }
 
@@ -84,10 +79,8 @@ OodFit fitRunOod(const std::string& runDirectory, const std::string& device)
     const torch::Device torchDevice = parseDevice(device);
     LoadedRun run = loadRun(runDirectory, torchDevice);
     const PreparedData data = runData(run);
-    const bool validation = data.dataset.validation.size() > 0;
-    const OodFit fit = fitOodOnSplit(run.model, validation ? data.dataset.validation : data.dataset.train,
-                                     run.manifest.imageFormat, torchDevice, run.config.augment, run.manifest.normalization,
-                                     validation ? "validation split" : "training images", run.epoch);
+    const OodFit fit = fitOodOnImages(run.model, chooseOodImages(data, run.config.data), run.manifest.imageFormat, torchDevice,
+                                      run.config.augment, run.manifest.normalization, run.epoch);
     saveOodFit(fit, RunFolder(runDirectory).path(kOodFitFile));
     return fit;
 }
@@ -104,7 +97,7 @@ nlohmann::json measureRunOod(const std::string& runDirectory, const OodMeasureOp
     if (!std::filesystem::exists(fitPath)) {
         throw InputError(fitPath + ": not found; fit the run's caution first (lbd ood " + runDirectory + " --fit)");
     }
-    const OodFit fit = loadOodFit(fitPath, run.modelSpec.particles, run.model->featureDim());
+    const OodFit fit = loadOodFit(fitPath, oodModelShape(*run.model));
     // Decoded first: a bad folder fails before the test set is scored.
     std::vector<std::pair<std::string, DataSplit>> foreign;
     const ImageFormat& format = run.manifest.imageFormat;
@@ -130,7 +123,7 @@ nlohmann::json measureRunOod(const std::string& runDirectory, const OodMeasureOp
         nlohmann::json rates;
         for (const OodMethod method : methodsOf(fit)) {
             rates[oodMethodName(method)] =
-                (oodScores(fit, method, features.features, features.logits) > thresholdOf(fit, method))
+                (oodScores(fit, method, features) > thresholdOf(fit, method))
                     .to(torch::kFloat64)
                     .mean()
                     .item<double>();
@@ -138,20 +131,22 @@ nlohmann::json measureRunOod(const std::string& runDirectory, const OodMeasureOp
         return rates;
     };
 
+    // Only what the fit holds: no null stands in for a score it does not have.
+    nlohmann::json thresholds = {{"energy", fit.energyThreshold}};
+    nlohmann::json spaces = nlohmann::json::array();
+    if (fit.hasMahalanobis()) {
+        thresholds["mahalanobis"] = fit.mahalanobisThreshold;
+        for (const OodSpace& space : fit.spaces) {
+            spaces.push_back(space.name());
+        }
+    }
     nlohmann::json sets = nlohmann::json::array();
     for (const auto& [name, split] : foreign) {
         const OodFeatures outside = featuresOf(run, split, device);
         nlohmann::json auroc;
         for (const OodMethod method : methodsOf(fit)) {
-            // The probability that a foreign image scores higher than a test image (ties 1/2):
-            // the Mann-Whitney statistic of misclassificationAuroc with "foreign" as the positives.
-            std::vector<double> scores = toVector(oodScores(fit, method, inDistribution.features, inDistribution.logits));
-            const auto foreignScores = toVector(oodScores(fit, method, outside.features, outside.logits));
-            std::vector<bool> isForeign(scores.size(), false);
-            scores.insert(scores.end(), foreignScores.begin(), foreignScores.end());
-            isForeign.resize(scores.size(), true);
-            const auto value = misclassificationAuroc(scores, isForeign);
-            auroc[oodMethodName(method)] = value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+            // The probability that a foreign image scores higher than a test image (ties 1/2).
+            auroc[oodMethodName(method)] = scoreAuroc(oodScores(fit, method, inDistribution), oodScores(fit, method, outside));
         }
         sets.push_back({{"name", name}, {"images", split.size()}, {"auroc", auroc}, {"caution_rate", cautionRates(outside)}});
     }
@@ -163,9 +158,10 @@ nlohmann::json measureRunOod(const std::string& runDirectory, const OodMeasureOp
               {"checkpoint_epoch", fit.checkpointEpoch},
               {"model_epoch", run.epoch},
               {"pass_rate", fit.passRate},
-              {"threshold", {{"energy", fit.energyThreshold},
-                             {"mahalanobis", fit.hasMahalanobis ? nlohmann::json(fit.mahalanobisThreshold)
-                                                                : nlohmann::json(nullptr)}}}}},
+              {"threshold", thresholds},
+              {"spaces", spaces},
+              {"held_out_per_class", fit.heldOut.perClass},
+              {"means_from_training", fit.heldOut.meansFromTraining}}},
             {"in_distribution",
              {{"name", "test split of " + data.dataset.name},
               {"images", data.dataset.test.size()},

@@ -15,6 +15,14 @@ struct ParticleOutput {
     torch::Tensor features;  // [M, B, D], the pooled features the classifier sees
 };
 
+// The feature ensemble of the out-of-distribution caution (Lee et al. 2018): the globally
+// average-pooled outputs of the stem and of every stage, first to last (the last is the features
+// the classifier sees). Stages shared by the particles are repeated for each particle.
+struct ParticleStageFeatures {
+    torch::Tensor logits;              // [M, B, C], as forwardWithFeatures gives them
+    std::vector<torch::Tensor> stages; // each [M, B, D_s]
+};
+
 class ParticleModelImpl : public torch::nn::Module {
 public:
     ~ParticleModelImpl() override = default;
@@ -31,6 +39,16 @@ public:
     // the fused path is tested against and as the baseline for speed comparisons. In training
     // mode it uses batch statistics and updates the same running statistics as forward().
     virtual ParticleOutput forwardSeparately(const torch::Tensor& x) = 0;
+
+    // The fused path with the pooled output of every stage (ParticleStageFeatures). A model that
+    // does not say its stages gives the classifier's features alone.
+    virtual ParticleStageFeatures forwardWithStageFeatures(const torch::Tensor& x)
+    {
+        ParticleOutput out = forwardWithFeatures(x);
+        return {out.logits, {out.features}};
+    }
+    // D_s of each of those stages, without running the model.
+    virtual std::vector<int64_t> stageFeatureDims() const { return {featureDim()}; }
 
     // [M, C, D], the raw (unnormalised) particle-specific class vectors, with gradient.
     torch::Tensor classifierWeights() const { return m_head->weight(); }

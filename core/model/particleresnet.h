@@ -69,6 +69,39 @@ public:
         return {torch::stack(logits), torch::stack(features)};
     }
 
+    // The stem's and every stage's pooled output (the feature ensemble of the caution); the shared
+    // ones repeated for each particle.
+    ParticleStageFeatures forwardWithStageFeatures(const torch::Tensor& x) override
+    {
+        const int64_t m = m_spec.particles;
+        const auto sharedPooled = [m](const torch::Tensor& h) { return h.mean({2, 3}).unsqueeze(0).expand({m, -1, -1}); };
+        auto h = batchNormAddRelu(m_stemConv->forward(x), *m_stemBn);
+        if (m_layout.stemMaxPool) {
+            h = torch::nn::functional::max_pool2d(h, torch::nn::functional::MaxPool2dFuncOptions(3).stride(2).padding(1));
+        }
+        ParticleStageFeatures out;
+        out.stages.push_back(sharedPooled(h));
+        size_t shared = 0, particle = 0;
+        for (size_t stage = 0; stage < m_layout.blocks.size(); ++stage) {
+            const bool perParticle = stage >= m_layout.firstParticleStage;
+            for (int64_t b = 0; b < m_layout.blocks[stage]; ++b) {
+                h = perParticle ? m_particleBlocks[particle++]->forward(h) : m_sharedBlocks[shared++]->forward(h);
+            }
+            out.stages.push_back(perParticle ? poolParticleFeatures(h, m) : sharedPooled(h));
+        }
+        out.logits = m_head->forward(out.stages.back());
+        return out;
+    }
+
+    std::vector<int64_t> stageFeatureDims() const override
+    {
+        std::vector<int64_t> dims{m_layout.stemWidth};
+        for (const int64_t planes : m_layout.planes) {
+            dims.push_back(planes * Block::Impl::kExpansion);
+        }
+        return dims;
+    }
+
     // Which stages are per particle (pretrainedload.cpp copies a single network's weights of
     // those stages into every particle).
     const ResNetLayout& layout() const { return m_layout; }

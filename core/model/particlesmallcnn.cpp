@@ -58,6 +58,28 @@ ParticleOutput ParticleSmallCnnImpl::forwardWithFeatures(const torch::Tensor& x)
     return {m_head->forward(features), features};
 }
 
+ParticleStageFeatures ParticleSmallCnnImpl::forwardWithStageFeatures(const torch::Tensor& x)
+{
+    const int64_t m = m_spec.particles;
+    auto h = stem(x);
+    ParticleStageFeatures out;
+    out.stages.push_back(h.mean({2, 3}).unsqueeze(0).expand({m, -1, -1})); // shared by the particles
+    for (size_t i = 0; i < m_layers.size(); ++i) {
+        h = torch::relu(m_layers[i]->forward(h));
+        out.stages.push_back(poolParticleFeatures(h, m));
+        if (i + 1 < m_layers.size()) {
+            h = F::max_pool2d(h, F::MaxPool2dFuncOptions(2));
+        }
+    }
+    out.logits = m_head->forward(out.stages.back());
+    return out;
+}
+
+std::vector<int64_t> ParticleSmallCnnImpl::stageFeatureDims() const
+{
+    return {kStemWidth, kWidths[0], kWidths[1], kWidths[2]};
+}
+
 ParticleOutput ParticleSmallCnnImpl::forwardSeparately(const torch::Tensor& x)
 {
     const auto shared = stem(x);

@@ -14,6 +14,8 @@ public:
 
     ParticleOutput forwardWithFeatures(const torch::Tensor& x) override;
     ParticleOutput forwardSeparately(const torch::Tensor& x) override;
+    ParticleStageFeatures forwardWithStageFeatures(const torch::Tensor& x) override; // stem, conv2..conv4
+    std::vector<int64_t> stageFeatureDims() const override;
 
 private:
     torch::Tensor stem(const torch::Tensor& x);

@@ -3,7 +3,8 @@
 #include "core/train/trainingsession.h"
 #include "core/train/trainingsessionstate.h"
 
-#include "core/eval/oodscore.h"
+#include "core/eval/oodfitfile.h"
+#include "core/eval/oodimages.h"
 #include "core/eval/reportjson.h"
 #include "core/train/configjson.h"
 #include "core/train/epochmetricsjson.h"
@@ -46,15 +47,17 @@ void TrainingSession::State::writeFinalFiles(const EpochMetrics& metrics)
     }
     saveTestProbabilities(folder.path(RunFolder::kTestProbabilities), finalTest.probabilities, finalTest.labels, names);
     exportPythonWeights(folder.path(RunFolder::kWeights), *model, names, modelSpec, normalization);
-    // The out-of-distribution caution (core/eval/oodscore.h), fitted on the final model. A failure
-    // leaves the run without it, which Classify and `lbd predict` then say, instead of failing a
-    // trained run; `lbd ood RUN --fit` can fit it later.
+    // The out-of-distribution caution (core/eval/oodscore.h), fitted on the final model and on
+    // images it did not train on (core/eval/oodimages.h). A failure leaves the run without it,
+    // which Classify and `lbd predict` then say, instead of failing a trained run; `lbd ood RUN
+    // --fit` can fit it later.
     try {
-        const bool validation = data.dataset.validation.size() > 0;
-        saveOodFit(fitOodOnSplit(model, validation ? data.dataset.validation : data.dataset.train, data.dataset.format, device,
-                                 config.augment, normalization, validation ? "validation split" : "training images",
-                                 metrics.epoch),
-                   folder.path(kOodFitFile));
+        const OodImages oodImages = chooseOodImages(data, config.data);
+        const OodFit fit = fitOodOnImages(model, oodImages, data.dataset.format, device, config.augment, normalization,
+                                          metrics.epoch);
+        saveOodFit(fit, folder.path(kOodFitFile));
+        message("out-of-distribution caution fitted on " + std::to_string(fit.images) + " " + fit.source
+                + (fit.heldOut.note.empty() ? std::string() : " (" + fit.heldOut.note + ")"));
     } catch (const std::exception& error) {
         message(std::string("no out-of-distribution fit: ") + error.what());
     }

@@ -1,10 +1,50 @@
 // `lbd ood` and the out-of-distribution fields of `lbd predict`: the fit written by training is
 // in every --json prediction (score, threshold, caution), a run without it says so (in the JSON
-// and in the text), --fit writes it again, --measure prints the AUROC as JSON, and bad arguments
-// are refused with the reason.
+// and in the text), --fit writes it again, --measure prints the AUROC as JSON with no null or NaN
+// anywhere, an ood.json with a value out of range or of the earlier format is refused naming the
+// file and the field (exit 2; predict still classifies and says the caution needs a refit), and
+// bad arguments are refused with the reason.
 #include "tests/app/clitest.h"
 
+#include <cmath>
+#include <functional>
+
 using namespace lbd::test;
+
+namespace {
+
+// Every value of the tree: no null (nlohmann writes NaN and infinity as null) and no non-finite
+// number. Returns the path of the first bad value, empty when there is none.
+QString firstNullOrNan(const QJsonValue& value, const QString& where)
+{
+    if (value.isNull() || value.isUndefined()) {
+        return where;
+    }
+    if (value.isDouble() && !std::isfinite(value.toDouble())) {
+        return where;
+    }
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        for (int i = 0; i < array.size(); ++i) {
+            const QString bad = firstNullOrNan(array.at(i), where + QStringLiteral("[%1]").arg(i));
+            if (!bad.isEmpty()) {
+                return bad;
+            }
+        }
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            const QString bad = firstNullOrNan(it.value(), where + QLatin1Char('.') + it.key());
+            if (!bad.isEmpty()) {
+                return bad;
+            }
+        }
+    }
+    return {};
+}
+
+} // namespace
 
 class TestCliOod final : public CliTest {
     Q_OBJECT
@@ -40,7 +80,8 @@ private slots:
         QCOMPARE(ood.value(QStringLiteral("caution")).toBool(),
                  ood.value(QStringLiteral("score")).toDouble() > ood.value(QStringLiteral("threshold")).toDouble());
         QCOMPARE(ood.value(QStringLiteral("method")).toString(), QStringLiteral("mahalanobis"));
-        QCOMPARE(ood.value(QStringLiteral("fitted_on")).toString(), QStringLiteral("training images"));
+        // kTinyConfig keeps 40, 25, 15, 10 of each class's 40 images: the rest are the fit's.
+        QCOMPARE(ood.value(QStringLiteral("fitted_on")).toString(), QStringLiteral("images the long-tail resampling left out"));
     }
 
     void withoutAFitItSaysSoThenFitWritesIt()
@@ -103,6 +144,85 @@ private slots:
             }
         }
         QCOMPARE(report.value(QStringLiteral("in_distribution")).toObject().value(QStringLiteral("images")).toInt(), 40);
+        const QString bad = firstNullOrNan(report, QStringLiteral("output"));
+        QVERIFY2(bad.isEmpty(), qPrintable(bad + QStringLiteral(" is null or not finite\n") + result.out));
+    }
+
+    void outOfRangeFitIsRefusedNamingTheField()
+    {
+        QVERIFY2(!m_run.isEmpty(), qPrintable(m_trainFailure));
+        const QString file = m_run + QStringLiteral("/ood.json");
+        QVERIFY(runLbd({QStringLiteral("ood"), m_run, QStringLiteral("--fit")}).code == 0);
+        const QByteArray good = readFile(file);
+        const QJsonObject fit = QJsonDocument::fromJson(good).object();
+        QVERIFY(fit.value(QStringLiteral("mahalanobis")).isObject());
+        const auto withChange = [&fit](const std::function<void(QJsonObject&)>& change) {
+            QJsonObject copy = fit;
+            change(copy);
+            return QJsonDocument(copy).toJson(QJsonDocument::Compact);
+        };
+        const auto firstSpace = [](QJsonObject& f, const std::function<void(QJsonObject&)>& change) {
+            QJsonObject m = f.value(QStringLiteral("mahalanobis")).toObject();
+            QJsonArray spaces = m.value(QStringLiteral("spaces")).toArray();
+            QJsonObject space = spaces.at(0).toObject();
+            change(space);
+            spaces[0] = space;
+            m[QStringLiteral("spaces")] = spaces;
+            f[QStringLiteral("mahalanobis")] = m;
+        };
+        const QList<QPair<QString, QByteArray>> cases = {
+            {QStringLiteral("pass_rate"), withChange([](QJsonObject& f) { f[QStringLiteral("pass_rate")] = 1.5; })},
+            {QStringLiteral("held_out.per_class"),
+             withChange([](QJsonObject& f) {
+                 QJsonObject h = f.value(QStringLiteral("held_out")).toObject();
+                 h[QStringLiteral("per_class")] = QJsonArray{1, 2, 3};
+                 f[QStringLiteral("held_out")] = h;
+             })},
+            {QStringLiteral("mahalanobis.threshold"), withChange([](QJsonObject& f) {
+                 QJsonObject m = f.value(QStringLiteral("mahalanobis")).toObject();
+                 m[QStringLiteral("threshold")] = -1;
+                 f[QStringLiteral("mahalanobis")] = m;
+             })},
+            {QStringLiteral("mahalanobis.spaces[0].scale"),
+             withChange([&](QJsonObject& f) { firstSpace(f, [](QJsonObject& s) { s[QStringLiteral("scale")] = 0; }); })},
+            {QStringLiteral("mahalanobis.spaces[0].stage"),
+             withChange([&](QJsonObject& f) { firstSpace(f, [](QJsonObject& s) { s[QStringLiteral("stage")] = 9; }); })},
+            // The precision negated: symmetric, but not positive definite.
+            {QStringLiteral("mahalanobis.spaces[0].precision"), withChange([&](QJsonObject& f) {
+                 firstSpace(f, [](QJsonObject& s) {
+                     QJsonArray p = s.value(QStringLiteral("precision")).toArray();
+                     for (auto&& v : p) {
+                         v = -v.toDouble();
+                     }
+                     s[QStringLiteral("precision")] = p;
+                 });
+             })},
+            {QStringLiteral("energy.threshold"), QByteArray(good).replace("\"energy\":{\"threshold\":", "\"energy\":{\"threshold\":\"x\",\"was\":")},
+        };
+        for (const auto& [field, bytes] : cases) {
+            QVERIFY(writeFile(file, bytes));
+            const QStringList args = {QStringLiteral("ood"), m_run, QStringLiteral("--measure"), QStringLiteral("--noise"), QStringLiteral("5")};
+            const Result result = runLbd(args);
+            EXPECT_EXIT(result, args, 2);
+            EXPECT_MENTIONS(result.err, file, result, args);
+            EXPECT_MENTIONS(result.err, field, result, args);
+            // predict still classifies, and says why the caution is off.
+            const QStringList predict = {QStringLiteral("predict"), m_run, m_image, QStringLiteral("--json")};
+            const Result p = runLbd(predict);
+            EXPECT_EXIT(p, predict, 0);
+            QString error;
+            const QJsonObject ood = parseJson(p.out, &error).array().at(0).toObject().value(QStringLiteral("ood")).toObject();
+            QCOMPARE(ood.value(QStringLiteral("checked")).toBool(true), false);
+            EXPECT_MENTIONS(ood.value(QStringLiteral("note")).toString(), field, p, predict);
+        }
+        // The earlier format (fitted on training images): refused with the command that refits it.
+        QVERIFY(writeFile(file, R"({"format": "lbd-ood-1", "method": "mahalanobis"})"));
+        const QStringList predict = {QStringLiteral("predict"), m_run, m_image};
+        const Result p = runLbd(predict);
+        EXPECT_EXIT(p, predict, 0);
+        EXPECT_MENTIONS(p.out + p.err, QStringLiteral("lbd ood"), p, predict);
+        EXPECT_MENTIONS(p.out + p.err, QStringLiteral("earlier version"), p, predict);
+        QVERIFY(runLbd({QStringLiteral("ood"), m_run, QStringLiteral("--fit")}).code == 0);
     }
 
     void badArgumentsAreRefused()

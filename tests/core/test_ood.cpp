@@ -4,6 +4,8 @@
 // damaged or stale one) saying so in every prediction, the words for a colour image reduced to a
 // grey run's input, a stopped run's state, and the last finished run chosen for images.
 #include "core/data/imagedecoder.h"
+#include "core/eval/oodfitfile.h"
+#include "core/eval/oodimages.h"
 #include "core/eval/oodscore.h"
 #include "core/infer/predictor.h"
 #include "core/infer/runood.h"
@@ -35,8 +37,25 @@ OodFeatures clusters(int64_t perClass, double spread, uint64_t seed, double shif
                           + spread * torch::randn({m, labels.size(0), d}) + shift;
     // Logits: closeness to each centre, as a classifier's.
     const auto logits = -torch::cdist(features, centres.unsqueeze(0).expand({m, -1, -1}));
-    return {features.contiguous(), logits.contiguous(), labels};
+    OodFeatures out;
+    out.stages = {features.contiguous()};
+    out.logits = logits.contiguous();
+    out.labels = labels;
+    return out;
 }
+
+OodFitInput unseen(const OodFeatures& features, int epoch)
+{
+    OodFitInput input;
+    input.unseen = features;
+    input.heldOut.source = kOodSourceValidation;
+    input.heldOut.perClass = countPerClass(features.labels, features.logits.size(2));
+    input.checkpointEpoch = epoch;
+    return input;
+}
+
+// tinyConfig: 2 particles, 4 classes, a small CNN (stem 16, then 32, 64, 128 features).
+const OodModelShape kTinyShape{2, 4, {16, 32, 64, 128}};
 
 TrainingResult trainTiny(const std::string& directory, int epochs)
 {
@@ -69,46 +88,55 @@ private slots:
 
     void mahalanobisPassesNinetyFivePercentAndFlagsFarPoints()
     {
-        const OodFit fit = fitOod(clusters(400, 1.0, 1), "training images", 3);
-        QVERIFY(fit.hasMahalanobis);
+        const OodFit fit = fitOod(unseen(clusters(400, 1.0, 1), 3));
+        QVERIFY(fit.hasMahalanobis());
         QCOMPARE(fit.method, kDefaultOodMethod);
         QCOMPARE(fit.images, int64_t(1200));
         const OodFeatures fresh = clusters(2000, 1.0, 2);
         const double passed =
-            (mahalanobisScores(fit, fresh.features) <= fit.mahalanobisThreshold).to(torch::kFloat64).mean().item<double>();
+            (mahalanobisScores(fit, fresh.stages) <= fit.mahalanobisThreshold).to(torch::kFloat64).mean().item<double>();
         QVERIFY2(passed > 0.92 && passed < 0.98, qPrintable(QString::number(passed)));
         const double energyPassed =
             (energyScores(fresh.logits) <= fit.energyThreshold).to(torch::kFloat64).mean().item<double>();
         QVERIFY2(energyPassed > 0.92 && energyPassed < 0.98, qPrintable(QString::number(energyPassed)));
         // Points far from every centre: all flagged.
         const OodFeatures far = clusters(100, 1.0, 3, 25.0);
-        QVERIFY((mahalanobisScores(fit, far.features) > fit.mahalanobisThreshold).all().item<bool>());
+        QVERIFY((mahalanobisScores(fit, far.stages) > fit.mahalanobisThreshold).all().item<bool>());
     }
 
     void tooFewImagesIsAnError()
     {
-        QVERIFY_THROWS_EXCEPTION(InputError, fitOod(clusters(3, 1.0, 1), "validation split", 1));
+        QVERIFY_THROWS_EXCEPTION(InputError, fitOod(unseen(clusters(3, 1.0, 1), 1)));
     }
 
     void trainingWritesTheFitAndItReadsBack()
     {
         const std::string path = RunFolder(m_run).path(kOodFitFile);
         QVERIFY2(std::filesystem::exists(path), path.c_str());
-        const OodFit fit = loadOodFit(path, 2, 128); // tinyConfig: 2 particles, small CNN of 128 features
+        const OodFit fit = loadOodFit(path, kTinyShape);
         QCOMPARE(fit.checkpointEpoch, 2);
-        QCOMPARE(QString::fromStdString(fit.source), QStringLiteral("training images"));
-        QVERIFY(fit.hasMahalanobis);
+        // tinyConfig keeps 40, 25, 15, 10 of the 40 images a class: the 0, 15, 25, 30 left out are
+        // the fit's unseen images, and the head class's mean comes from its training images.
+        QCOMPARE(QString::fromStdString(fit.source), QString::fromLatin1(kOodSourceLeftOut));
+        QCOMPARE(fit.heldOut.perClass, (std::vector<int64_t>{0, 15, 25, 30}));
+        QCOMPARE(fit.images, int64_t(70));
+        QCOMPARE(fit.heldOut.trainingRows.size(), size_t(70));
+        QCOMPARE(fit.heldOut.meansFromTraining, std::vector<int64_t>{0});
+        QVERIFY(fit.hasMahalanobis());
+        QCOMPARE(fit.spaces.front().classMeans.size(1), int64_t(4));
+        QVERIFY(!fit.selection.corruptions.empty());
+        QCOMPARE(fit.selection.steps.size(), fit.spaces.size());
         QVERIFY(std::isfinite(fit.threshold()));
         // The wrong model is named, not half-read.
         try {
-            loadOodFit(path, 3, 128);
+            loadOodFit(path, OodModelShape{3, 4, {16, 32, 64, 128}});
             QFAIL("a fit for 2 particles was read for 3");
         } catch (const InputError& error) {
             QVERIFY2(QString::fromUtf8(error.what()).contains(QString::fromStdString(path)), error.what());
         }
         Predictor predictor(m_run);
         QVERIFY(predictor.hasOodFit());
-        QVERIFY2(predictor.oodSummary().find("training images") != std::string::npos, predictor.oodSummary().c_str());
+        QVERIFY2(predictor.oodSummary().find(kOodSourceLeftOut) != std::string::npos, predictor.oodSummary().c_str());
     }
 
     void colourImageIsDescribedAndChecked()
@@ -162,7 +190,7 @@ private slots:
             QVERIFY(predictor.hasOodFit());
         }
         // Stale: fitted on another checkpoint than the one the model comes from.
-        OodFit stale = loadOodFit(path, 2, 128);
+        OodFit stale = loadOodFit(path, kTinyShape);
         stale.checkpointEpoch = 1;
         saveOodFit(stale, path);
         Predictor predictor(copy);
