@@ -53,6 +53,95 @@ double criterion(const std::vector<Candidate>& candidates, const std::vector<siz
     return sum / double(corruptionCount);
 }
 
+// Every stage small enough, both spaces, while the file stays within its budget (from the last
+// stage backwards, so that the classifier's own features always fit): fitted on the fit half,
+// scaled on the threshold half, with their distances to the corruptions.
+std::vector<Candidate> fitCandidates(const OodFitInput& input, const OodFeatures& fitHalf, const OodFeatures& thresholdHalf)
+{
+    const OodFeatures& data = input.unseen;
+    const int64_t classes = data.logits.size(2);
+    const int64_t particles = data.logits.size(0);
+    const int64_t last = static_cast<int64_t>(data.stages.size()) - 1;
+    std::vector<Candidate> candidates;
+    int64_t numbers = 0;
+    for (int64_t s = last; s >= 0; --s) {
+        const int64_t dim = data.stages[static_cast<size_t>(s)].size(2);
+        const int64_t cost = 2 * particles * (classes * dim + dim * dim);
+        if (dim > kMaxOodMahalanobisDim || numbers + cost > kMaxOodFitNumbers) {
+            continue;
+        }
+        numbers += cost;
+        for (const bool direction : {true, false}) {
+            Candidate candidate;
+            candidate.space.stage = s;
+            candidate.space.direction = direction;
+            const auto& meansOnly = input.meansOnly;
+            fitOodSpace(candidate.space, oodSpaceFeatures(fitHalf.stages[static_cast<size_t>(s)], direction), fitHalf.labels,
+                        classes,
+                        meansOnly.size() > 0 ? oodSpaceFeatures(meansOnly.stages[static_cast<size_t>(s)], direction) : torch::Tensor(),
+                        meansOnly.size() > 0 ? meansOnly.labels : torch::Tensor());
+            const auto distances = oodSpaceDistances(candidate.space, oodSpaceFeatures(thresholdHalf.stages[static_cast<size_t>(s)], direction));
+            // Each distance in units of its own 95 % value, so that the largest of them is one score.
+            candidate.space.scale = std::max(classBalancedThreshold(distances, thresholdHalf.labels, kOodPassRate), 1e-12);
+            candidate.threshold = distances / candidate.space.scale;
+            for (const auto& [name, corrupted] : input.corruptions) {
+                candidate.corruptions.push_back(
+                    oodSpaceDistances(candidate.space, oodSpaceFeatures(corrupted.stages[static_cast<size_t>(s)], direction))
+                    / candidate.space.scale);
+            }
+            candidates.push_back(std::move(candidate));
+        }
+    }
+    return candidates;
+}
+
+// Greedy forward choice by the criterion; without corruptions, the last stage's two spaces.
+std::vector<size_t> chooseSpaces(const std::vector<Candidate>& candidates, const OodFitInput& input, int64_t last,
+                                 OodSelection& selection)
+{
+    std::vector<size_t> chosen;
+    if (input.corruptions.empty()) {
+        // No choice possible: the classifier's own features, both spaces (the caution before stages).
+        for (size_t c = 0; c < candidates.size(); ++c) {
+            if (candidates[c].space.stage == last) {
+                chosen.push_back(c);
+            }
+        }
+        if (chosen.empty()) {
+            chosen.push_back(0);
+        }
+    } else {
+        for (const auto& corruption : input.corruptions) {
+            selection.corruptions.push_back(corruption.first);
+        }
+        double best = 0.0;
+        while (chosen.size() < candidates.size()) {
+            double stepBest = -1.0;
+            size_t stepChoice = 0;
+            for (size_t c = 0; c < candidates.size(); ++c) {
+                if (std::find(chosen.begin(), chosen.end(), c) != chosen.end()) {
+                    continue;
+                }
+                auto trial = chosen;
+                trial.push_back(c);
+                const double value = criterion(candidates, trial, input.corruptions.size());
+                if (value > stepBest) {
+                    stepBest = value;
+                    stepChoice = c;
+                }
+            }
+            if (!chosen.empty() && stepBest <= best + kMinSelectionGain) {
+                break;
+            }
+            chosen.push_back(stepChoice);
+            best = stepBest;
+            selection.steps.push_back(candidates[stepChoice].space.name());
+            selection.criterion.push_back(stepBest);
+        }
+    }
+    return chosen;
+}
+
 } // namespace
 
 std::string oodMethodName(OodMethod method) { return method == OodMethod::Mahalanobis ? "mahalanobis" : "energy"; }
@@ -150,87 +239,14 @@ OodFit fitOod(const OodFitInput& input)
     const auto thresholdHalf = data.rows(torch::arange(1, n, 2, torch::kInt64));
     fit.energyThreshold = classBalancedThreshold(energyScores(thresholdHalf.logits), thresholdHalf.labels, kOodPassRate);
 
-    const int64_t classes = data.logits.size(2);
-    const int64_t particles = data.logits.size(0);
-    const int64_t stageCount = static_cast<int64_t>(data.stages.size());
-    const int64_t last = stageCount - 1;
-    // Candidates: every stage small enough, both spaces, while the file stays within its budget
-    // (from the last stage backwards, so that the classifier's own features always fit).
-    std::vector<Candidate> candidates;
-    int64_t numbers = 0;
-    for (int64_t s = last; s >= 0; --s) {
-        const int64_t dim = data.stages[static_cast<size_t>(s)].size(2);
-        const int64_t cost = 2 * particles * (classes * dim + dim * dim);
-        if (dim > kMaxOodMahalanobisDim || numbers + cost > kMaxOodFitNumbers) {
-            continue;
-        }
-        numbers += cost;
-        for (const bool direction : {true, false}) {
-            Candidate candidate;
-            candidate.space.stage = s;
-            candidate.space.direction = direction;
-            const auto& meansOnly = input.meansOnly;
-            fitOodSpace(candidate.space, oodSpaceFeatures(fitHalf.stages[static_cast<size_t>(s)], direction), fitHalf.labels,
-                        classes,
-                        meansOnly.size() > 0 ? oodSpaceFeatures(meansOnly.stages[static_cast<size_t>(s)], direction) : torch::Tensor(),
-                        meansOnly.size() > 0 ? meansOnly.labels : torch::Tensor());
-            const auto distances = oodSpaceDistances(candidate.space, oodSpaceFeatures(thresholdHalf.stages[static_cast<size_t>(s)], direction));
-            // Each distance in units of its own 95 % value, so that the largest of them is one score.
-            candidate.space.scale = std::max(classBalancedThreshold(distances, thresholdHalf.labels, kOodPassRate), 1e-12);
-            candidate.threshold = distances / candidate.space.scale;
-            for (const auto& [name, corrupted] : input.corruptions) {
-                candidate.corruptions.push_back(
-                    oodSpaceDistances(candidate.space, oodSpaceFeatures(corrupted.stages[static_cast<size_t>(s)], direction))
-                    / candidate.space.scale);
-            }
-            candidates.push_back(std::move(candidate));
-        }
-    }
+    const int64_t last = static_cast<int64_t>(data.stages.size()) - 1;
+    std::vector<Candidate> candidates = fitCandidates(input, fitHalf, thresholdHalf);
     if (candidates.empty()) {
         fit.method = OodMethod::Energy;
         return fit;
     }
 
-    std::vector<size_t> chosen;
-    if (input.corruptions.empty()) {
-        // No choice possible: the classifier's own features, both spaces (the caution before stages).
-        for (size_t c = 0; c < candidates.size(); ++c) {
-            if (candidates[c].space.stage == last) {
-                chosen.push_back(c);
-            }
-        }
-        if (chosen.empty()) {
-            chosen.push_back(0);
-        }
-    } else {
-        for (const auto& corruption : input.corruptions) {
-            fit.selection.corruptions.push_back(corruption.first);
-        }
-        double best = 0.0;
-        while (chosen.size() < candidates.size()) {
-            double stepBest = -1.0;
-            size_t stepChoice = 0;
-            for (size_t c = 0; c < candidates.size(); ++c) {
-                if (std::find(chosen.begin(), chosen.end(), c) != chosen.end()) {
-                    continue;
-                }
-                auto trial = chosen;
-                trial.push_back(c);
-                const double value = criterion(candidates, trial, input.corruptions.size());
-                if (value > stepBest) {
-                    stepBest = value;
-                    stepChoice = c;
-                }
-            }
-            if (!chosen.empty() && stepBest <= best + kMinSelectionGain) {
-                break;
-            }
-            chosen.push_back(stepChoice);
-            best = stepBest;
-            fit.selection.steps.push_back(candidates[stepChoice].space.name());
-            fit.selection.criterion.push_back(stepBest);
-        }
-    }
+    std::vector<size_t> chosen = chooseSpaces(candidates, input, last, fit.selection);
     std::sort(chosen.begin(), chosen.end(), [&candidates](size_t a, size_t b) {
         const auto& x = candidates[a].space;
         const auto& y = candidates[b].space;
