@@ -16,12 +16,27 @@ out="$LEASE/out"
 mkdir -p "$out"
 log() { echo "$(date -u +%T) $*" | tee -a "$out/timeline.txt"; }
 data="$LEASE/fmnist"
-[ -d "$data" ] || cp -r "$REPO/.deps/fmnist" "$data"
+if [ ! -d "$data" ]; then
+  # Fashion-MNIST travels as .deps/fmnist-xz (raw IDX files, xz: 4.5 MB less than the .gz files
+  # against the device tool's 64 MiB) or as .deps/fmnist; lbd reads raw IDX files as well.
+  mkdir -p "$data.part"
+  if [ -d "$REPO/.deps/fmnist-xz" ]; then
+    for f in "$REPO"/.deps/fmnist-xz/*.xz; do
+      xz -dc "$f" > "$data.part/$(basename "$f" .xz)" \
+        || python3 -c "import lzma, sys; sys.stdout.buffer.write(lzma.open(sys.argv[1]).read())" "$f" > "$data.part/$(basename "$f" .xz)"
+    done
+  else
+    cp "$REPO"/.deps/fmnist/* "$data.part/"
+  fi
+  mv "$data.part" "$data"
+fi
 rm -rf "$LEASE/tools" && cp -r "$REPO/tools/gpu" "$LEASE/tools"
 previous="$LEASE/previous"
 if [ ! -d "$previous" ]; then
   mkdir -p "$previous"
-  for archive in "$REPO"/docs/results/paper-studies/runs-2026-11-28-*.tar.xz; do
+  # The committed archives: in the snapshot (.gpu-src) or in the tree around it.
+  archives=$(ls "$REPO"/docs/results/paper-studies/runs-2026-11-28-*.tar.xz "$REPO"/../docs/results/paper-studies/runs-2026-11-28-*.tar.xz 2>/dev/null | awk -F/ '!seen[$NF]++')
+  for archive in $archives; do
     mkdir -p "$previous/$(basename "$archive" .tar.xz)" && tar -xJf "$archive" -C "$previous/$(basename "$archive" .tar.xz)"
   done
 fi
