@@ -23,7 +23,7 @@ QString extract(const QString& archive, const QStringList& members, const QStrin
 
 } // namespace
 
-QString makeMethodsClaimsStudy(const QString& studyDirectory, const QString& sourceDirectory)
+QString makeMethodsClaimsStudy(const QString& studyDirectory, const QString& sourceDirectory, const lbd::StudyOptions& options)
 {
     const QString archives = sourceDirectory + QStringLiteral("/docs/results/paper-studies/");
     QTemporaryDir unpacked;
@@ -40,7 +40,7 @@ QString makeMethodsClaimsStudy(const QString& studyDirectory, const QString& sou
         return error;
     }
     try {
-        prepareStudyFolder(resolveStudy(findStudySpec("methods"), StudyOptions{}), studyDirectory.toStdString());
+        prepareStudyFolder(resolveStudy(findStudySpec("methods"), options), studyDirectory.toStdString());
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }

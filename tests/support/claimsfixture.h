@@ -6,11 +6,16 @@
 // of each run are copied: what the summary and the verdicts read.
 #include <QString>
 
+#include "core/study/studyspec.h"
+
 namespace lbd::test {
 
 // Writes the built-in methods study (full scale, seeds 0-2) into `studyDirectory` with those nine
 // runs; the other cells stay missing. `sourceDirectory`: the repository (a test's LBD_SOURCE_DIR).
-// Returns an error message, empty on success.
-QString makeMethodsClaimsStudy(const QString& studyDirectory, const QString& sourceDirectory);
+// `options` as `lbd study methods` takes them (--set data.dataset=folder ...: the study as a user
+// runs it on their own folder; its runs here are still the committed ones). Returns an error
+// message, empty on success.
+QString makeMethodsClaimsStudy(const QString& studyDirectory, const QString& sourceDirectory,
+                               const lbd::StudyOptions& options = {});
 
 } // namespace lbd::test

@@ -2,6 +2,7 @@
 
 #include "core/study/studyfolder.h"
 #include "core/study/studysummary.h"
+#include "ui/study/studyclaimsmodel.h"
 #include "ui/study/studycontroller.h"
 #include "ui/study/studyplots.h"
 #include "ui/study/studyrunmodel.h"
@@ -85,9 +86,14 @@ StudiesPage::StudiesPage(QWidget* parent) : QWidget(parent)
     m_splitter->addWidget(m_plots);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
+    auto* withClaims = new QSplitter(Qt::Vertical, this);
+    withClaims->addWidget(m_splitter);
+    withClaims->addWidget(buildClaims());
+    withClaims->setStretchFactor(0, 3);
+    withClaims->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_setup);
-    layout->addWidget(m_splitter, 1);
+    layout->addWidget(withClaims, 1);
     layout->addWidget(m_message);
 
     connect(m_setup, &StudySetupPanel::startRequested, this, &StudiesPage::startStudy);
@@ -171,6 +177,31 @@ QWidget* StudiesPage::buildResults()
     layout->addLayout(row);
     connect(m_saveTable, &QPushButton::clicked, this, &StudiesPage::askSaveTable);
     return box;
+}
+
+// The study's claims (core/study/claimverdict.h) under the table they are read from, the whole
+// page wide: the claim's text needs the width, and the verdicts are read at a glance.
+QWidget* StudiesPage::buildClaims()
+{
+    m_claimsModel = new StudyClaimsModel(this);
+    m_claimsTable = makeTable(QStringLiteral("studyClaimsTable"),
+                              tr("The paper's claims this study tests, each a paired comparison of two cells seed by "
+                                 "seed (hover a row for each seed's difference and the paper's own figure)."), this);
+    m_claimsTable->setModel(m_claimsModel);
+    m_claimsTable->setWordWrap(false);
+    m_claimsTable->horizontalHeader()->setStretchLastSection(false);
+    m_claimsTable->horizontalHeader()->setSectionResizeMode(StudyClaimsModel::Claim, QHeaderView::Stretch);
+    // One line per claim, compact: at 1024x700 four claims show without scrolling.
+    const int rowHeight = m_claimsTable->fontMetrics().height() + 6;
+    m_claimsTable->verticalHeader()->setDefaultSectionSize(rowHeight);
+    m_claimsTable->setMinimumHeight(m_claimsTable->horizontalHeader()->sizeHint().height() + 4 * rowHeight + 4);
+    m_claimsBox = new QGroupBox(tr("The paper's claims: the paired difference over seeds (cell − the cell it is "
+                                   "compared with, same split and seed), its 95 % interval and the verdict"), this);
+    m_claimsBox->setObjectName(QStringLiteral("studyClaimsBox"));
+    auto* layout = new QVBoxLayout(m_claimsBox);
+    layout->addWidget(m_claimsTable);
+    m_claimsBox->hide(); // until a study with claims is shown
+    return m_claimsBox;
 }
 
 bool StudiesPage::isRunning() const
@@ -274,6 +305,11 @@ void StudiesPage::showSummary(const lbd::StudySummary& summary)
 {
     m_summaryModel->setSummary(summary);
     m_summaryTable->resizeColumnsToContents();
+    m_claimsModel->setVerdicts(summary.verdicts);
+    for (const int column : {StudyClaimsModel::Effect, StudyClaimsModel::Seeds, StudyClaimsModel::Verdict}) {
+        m_claimsTable->resizeColumnToContents(column);
+    }
+    m_claimsBox->setVisible(!summary.verdicts.empty());
     const QStringList problems = m_summaryModel->problems();
     m_problems->setText(problems.isEmpty() ? QString()
                                            : tr("Not in the means:\n%1").arg(problems.join(QLatin1Char('\n'))));

@@ -2,7 +2,7 @@
 // The Studies page: the paper's tables over seeds. Choose a study and its scale, run it (every
 // cell x seed as an ordinary run folder, several at once, off the GUI thread), watch each run in
 // a live grid, and read the cells' mean ± std in a table and in plots that refresh whenever a
-// run ends; export the table (Markdown, CSV, LaTeX: core's own writers) and the plots. A
+// run ends, and under the table the verdict on each of the paper's claims the study tests; export the table (Markdown, CSV, LaTeX: core's own writers) and the plots. A
 // finished or stopped run opens on the other pages (double-click) like a run of the Runs page.
 #include <QString>
 #include <QWidget>
@@ -12,6 +12,7 @@
 #include "core/study/studyrunner.h"
 #include "ui/background/latestrequest.h"
 
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSplitter;
@@ -19,6 +20,7 @@ class QTableView;
 
 namespace lbd::ui {
 
+class StudyClaimsModel;
 class StudyController;
 class StudyPlots;
 class StudyRunModel;
@@ -56,6 +58,8 @@ public:
     StudyPlots* plots() const { return m_plots; }
     QTableView* runTable() const { return m_runTable; }
     QLabel* problemsLabel() const { return m_problems; }
+    StudyClaimsModel* claimsModel() const { return m_claimsModel; }
+    QTableView* claimsTable() const { return m_claimsTable; }
 
 signals:
     // A finished or stopped run of the study to show on every page.
@@ -82,6 +86,7 @@ private:
     void updateButtons();
     void askSaveTable();
     QWidget* buildResults();
+    QWidget* buildClaims();
 
     StudySetupPanel* m_setup = nullptr;
     StudyController* m_controller = nullptr;
@@ -90,6 +95,9 @@ private:
     QTableView* m_runTable = nullptr;
     QTableView* m_summaryTable = nullptr;
     QLabel* m_problems = nullptr;
+    StudyClaimsModel* m_claimsModel = nullptr;
+    QTableView* m_claimsTable = nullptr;
+    QGroupBox* m_claimsBox = nullptr;     // hidden for a study without claims
     QLabel* m_message = nullptr;
     QPushButton* m_saveTable = nullptr;
     StudyPlots* m_plots = nullptr;
