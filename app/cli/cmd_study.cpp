@@ -51,6 +51,7 @@ struct StudyCommandOptions {
     std::vector<int64_t> seeds;
     std::vector<std::string> reuseFrom;
     int parallel = 1;
+    std::string fuse = "1";
     int threads = 0;
     bool quick = false;
     bool list = false;
@@ -148,6 +149,19 @@ int runStudy(StudyCommandOptions& o)
     }
     StudyRunnerOptions runnerOptions;
     runnerOptions.parallel = o.parallel;
+    if (o.fuse == "auto") {
+        runnerOptions.fuse = 0;
+    } else {
+        try {
+            size_t used = 0;
+            runnerOptions.fuse = std::stoi(o.fuse, &used);
+            if (used != o.fuse.size() || runnerOptions.fuse < 1 || runnerOptions.fuse > 64) {
+                throw std::invalid_argument(o.fuse);
+            }
+        } catch (const std::exception&) {
+            throw InputError("--fuse: expected auto or a run count from 1 to 64, got '" + o.fuse + "'");
+        }
+    }
     runnerOptions.devices = splitList(o.devices);
     runnerOptions.threadsPerRun = o.threads;
     runnerOptions.retryFailed = o.retryFailed;
@@ -269,6 +283,11 @@ Command addStudyCommand(CLI::App& lbd)
                   "runs trained at once in this process, each on its own CUDA stream (measured on one H100: 4 at "
                   "once trained 1.4x the images/s of one; default 1)")
         ->check(CLI::Range(1, 64));
+    c->add_option("--fuse", o->fuse,
+                  "train up to G runs that share model, data, image size and batch size (the seeds of a cell, cells that "
+                  "differ only in the objective) as one fused model on one device, each keeping its own objective, "
+                  "optimiser, checkpoints and folder; auto: from the GPU's memory (1 on the CPU); default 1")
+        ->type_name("G|auto");
     c->add_option("--threads", o->threads, "CPU threads per run (default: the cores shared among --parallel runs)")
         ->check(CLI::Range(0, 1024));
     c->add_option("--reuse-from", o->reuseFrom,

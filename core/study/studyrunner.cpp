@@ -1,6 +1,7 @@
 #include "core/study/studyrunner.h"
 
 #include "core/study/decisioncell.h"
+#include "core/study/fusedgroups.h"
 #include "core/study/redecidedrun.h"
 #include "core/study/runreuse.h"
 #include "core/study/studyfolder.h"
@@ -63,6 +64,9 @@ StudyRunner::StudyRunner(ResolvedStudy study, std::string directory, StudyRunner
     if (m_options.parallel < 1 || m_options.parallel > 64) {
         throw InputError("--parallel must be 1 to 64 (got " + std::to_string(m_options.parallel) + ")");
     }
+    if (m_options.fuse < 0 || m_options.fuse > 64) {
+        throw InputError("--fuse must be auto or 1 to 64 (got " + std::to_string(m_options.fuse) + ")");
+    }
     if (m_options.threadsPerRun < 0) {
         throw InputError("threads per run must be 0 (automatic) or more");
     }
@@ -102,7 +106,8 @@ public:
             }
         }
         selectRuns();
-        m_workers = std::min<int>(m_options.parallel, static_cast<int>(m_todo.size()));
+        planUnits();
+        m_workers = std::min<int>(m_options.parallel, static_cast<int>(m_units.size()));
         if (m_workers <= 1) {
             work(0); // on the calling thread: a single run behaves exactly as `lbd train`
         } else {
@@ -288,16 +293,40 @@ private:
         }
     }
 
+    // --fuse: the runs to train as groups, each trained as one fused model (fusedgroups.h); without
+    // it, or for a run that fuses with none, a group of one, trained as ever.
+    void planUnits()
+    {
+        const int fuse = m_options.fuse > 0 ? m_options.fuse
+                                            : automaticFuseCount(m_options.devices.empty() ? std::string("auto") : m_options.devices.front());
+        const FusedGroupPlan plan = planFusedGroups(
+            m_todo, [this](int index) { return trainConfigFromJson(runConfigJson(m_study, m_study.runs[index]), "study run"); }, fuse);
+        m_units = plan.groups;
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        for (const std::string& note : plan.notes) {
+            say(note);
+        }
+        if (fuse > 1) {
+            say("--fuse " + std::to_string(fuse) + ": " + std::to_string(m_todo.size()) + " runs to train as "
+                + std::to_string(m_units.size()) + " fused groups");
+        }
+    }
+
     void work(int worker)
     {
-        for (size_t i = m_next++; i < m_todo.size(); i = m_next++) {
-            if (stopRequested()) {
-                const std::lock_guard<std::mutex> lock(m_mutex);
-                ++m_outcome.stopped;
-                continue;
-            }
-            trainRun(worker, m_todo[i]);
+        for (size_t u = m_next++; u < m_units.size(); u = m_next++) {
+            trainFusedGroup(m_units[u], [this, worker](int index, FusedMember* fused) { workOn(worker, index, fused); });
         }
+    }
+
+    void workOn(int worker, int index, FusedMember* fused)
+    {
+        if (stopRequested()) {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            ++m_outcome.stopped;
+            return;
+        }
+        trainRun(worker, index, fused);
     }
 
     // The run's config: the cell's, with this worker's device and share of the CPU cores.
@@ -347,7 +376,7 @@ private:
         return progress;
     }
 
-    void trainRun(int worker, int index)
+    void trainRun(int worker, int index, FusedMember* fused = nullptr)
     {
         const StudyRunRef& ref = m_study.runs[index];
         const RunFolder folder(runDirectory(index));
@@ -359,7 +388,7 @@ private:
                 finishRun(ref, *elsewhere, 0.0, true);
                 return;
             }
-            if (!trainHere(worker, index, progress, images)) {
+            if (!trainHere(worker, index, progress, images, fused)) {
                 break;
             }
             // The other process took the lock between the check and this trainer: wait for it.
@@ -368,7 +397,7 @@ private:
     }
 
     // Trains the run; true when another process holds its lock (the trainer could not take it).
-    bool trainHere(int worker, int index, StudyProgress& progress, double& images)
+    bool trainHere(int worker, int index, StudyProgress& progress, double& images, FusedMember* fused)
     {
         const StudyRunRef& ref = m_study.runs[index];
         const RunFolder folder(runDirectory(index));
@@ -389,7 +418,9 @@ private:
                 const std::lock_guard<std::mutex> lock(m_mutex);
                 report(progress);
             }
-            const TrainingResult result = trainer.run(trainingCallbacks(ref, progress, images), m_control);
+            TrainingCallbacks callbacks = trainingCallbacks(ref, progress, images);
+            callbacks.fused = fused; // --fuse: this run's steps are its group's (fusedgroups.h)
+            const TrainingResult result = trainer.run(callbacks, m_control);
             progress.state = result.stopped ? StudyRunState::Stopped : StudyRunState::Finished;
             if (result.finalReport) {
                 char text[64];
@@ -490,6 +521,7 @@ private:
     mutable std::mutex m_mutex;
     ReusableRuns m_reusable;
     std::vector<int> m_todo;
+    std::vector<std::vector<int>> m_units; // m_todo in fused groups (one run each without --fuse)
     std::vector<int> m_decide; // decision-only runs of this shard not yet re-decided
     std::atomic<size_t> m_next{0};
     int m_workers = 1;

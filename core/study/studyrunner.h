@@ -19,6 +19,9 @@ namespace lbd {
 
 struct StudyRunnerOptions {
     int parallel = 1;                 // runs trained at once
+    // Runs trained as one fused model, at most this many a group (`--fuse`, fusedgroups.h); each
+    // group counts as one of the `parallel` runs. 0: chosen from the device's memory.
+    int fuse = 1;
     std::vector<std::string> devices; // empty: each run's own train.device
     int threadsPerRun = 0;            // CPU threads of each run; 0: the cores shared among `parallel`
     bool retryFailed = false;         // train failed runs again (from their last checkpoint)

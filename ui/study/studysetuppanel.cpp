@@ -76,6 +76,14 @@ StudySetupPanel::StudySetupPanel(QWidget* parent) : QWidget(parent)
     m_parallel->setRange(1, 16);
     m_parallel->setToolTip(tr("Runs trained at once, as threads of this program (small models leave a GPU mostly "
                               "idle). On a CPU the cores are shared among them."));
+    m_fuse = new QSpinBox(this);
+    m_fuse->setObjectName(QStringLiteral("studyFuse"));
+    m_fuse->setRange(0, 16);
+    m_fuse->setValue(1);
+    m_fuse->setSpecialValueText(tr("auto"));
+    m_fuse->setToolTip(tr("Runs trained as one fused model on one device, up to this many a group: the seeds of a cell, "
+                          "and cells that differ only in the objective (lbd study --fuse). Each run keeps its own objective, "
+                          "optimiser, checkpoints and folder. 1: off; auto: from the GPU's memory (off on the CPU)."));
     m_device = new QComboBox(this);
     m_device->setObjectName(QStringLiteral("studyDevice"));
     m_device->setToolTip(tr("Where every run of the study trains: the CPU or one CUDA GPU."));
@@ -147,6 +155,8 @@ void StudySetupPanel::buildLayout()
     optionRow->addWidget(m_seeds, 1);
     optionRow->addWidget(new QLabel(tr("Parallel runs"), this));
     optionRow->addWidget(m_parallel);
+    optionRow->addWidget(new QLabel(tr("Fuse"), this));
+    optionRow->addWidget(m_fuse);
     optionRow->addWidget(new QLabel(tr("Device"), this));
     optionRow->addWidget(m_device, 1);
     grid->addWidget(new QLabel(tr("Scale"), this), 2, 0);
@@ -324,6 +334,7 @@ lbd::StudyRunnerOptions StudySetupPanel::runnerOptions() const
 {
     lbd::StudyRunnerOptions options;
     options.parallel = m_parallel->value();
+    options.fuse = m_fuse->value();
     options.devices = {m_device->currentData().toString().toStdString()};
     return options;
 }
@@ -332,7 +343,7 @@ void StudySetupPanel::setRunState(bool running, bool stopping, bool canContinue)
 {
     m_running = running;
     for (QWidget* widget : std::initializer_list<QWidget*>{m_study, m_openFile, m_openFolder, m_seeds, m_parallel,
-                                                           m_device, m_chooseFolder}) {
+                                                           m_fuse, m_device, m_chooseFolder}) {
         widget->setEnabled(!running);
     }
     m_quick->setEnabled(!running && m_hasQuick);

@@ -100,6 +100,7 @@ private:
     QLabel* m_estimate = nullptr;
     QLineEdit* m_seeds = nullptr;
     QSpinBox* m_parallel = nullptr;
+    QSpinBox* m_fuse = nullptr; // StudyRunnerOptions::fuse (0: auto)
     QComboBox* m_device = nullptr;
     QLabel* m_folder = nullptr;
     QPushButton* m_chooseFolder = nullptr;
