@@ -57,9 +57,15 @@ log "start on $(wc -l < "$out/gpu.txt") GPU(s), commit $(cat "$out/commit.txt" 2
 
 # 1b. Fused speed on cuda:1 (foreground of this branch), then the recipe alone, in the background.
 (
-  if [ -f "$LEASE/tools/fused-speed.sh" ] && "$LBD" bench --help 2>&1 | grep -q -- "--fuse"; then
+  if [ -f "$LEASE/tools/fused-speed.sh" ] && "$LBD" study --help 2>&1 | grep -q -- "--fuse"; then
+    # One recipe run alone (CUDA graph) against 3 fused (eager), 3 epochs each, on GPU 1 alone
+    # (CUDA_VISIBLE_DEVICES: the script trains on cuda:0). A wrapper gives lbd the data folder.
+    # Bounded: the fused path has never run on a GPU, and the claims wait for it.
+    printf '#!/bin/sh\nexec "%s" "$@" --set "data.data_dir=%s"\n' "$LBD" "$data" > "$LEASE/lbd-with-data"
+    chmod +x "$LEASE/lbd-with-data"
     log "fused speed: start"
-    LBD="$LBD" DATA="$data" DEVICE=cuda:1 OUTDIR="$out/fused-speed" bash "$LEASE/tools/fused-speed.sh" > "$out/fused-speed.log" 2>&1
+    CUDA_VISIBLE_DEVICES=1 LBD="$LEASE/lbd-with-data" EPOCHS="${FUSED_EPOCHS:-3}" COUNTS="${FUSED_COUNTS:-3}" \
+      OUT="$out/fused-speed" timeout "${FUSED_SECONDS:-240}" bash "$LEASE/tools/fused-speed.sh" > "$out/fused-speed.log" 2>&1
     log "fused speed: exit $?"
   else
     log "fused speed: skipped (no --fuse in this lbd)"
