@@ -1,4 +1,5 @@
 #include "app/cli/reportprinter.h"
+#include "core/eval/degeneracy.h"
 
 #include <cstdio>
 
@@ -109,7 +110,7 @@ void printReport(std::ostream& out, const EvaluationReport& r, const std::vector
             << groupText(r.perClass[c]);
     }
     out << '\n';
-    for (const std::string& warning : r.warnings) {
+    for (const std::string& warning : warningsWithClassNames(r, classNames)) {
         out << "  WARNING: " << warning << '\n';
     }
 }

@@ -3,6 +3,7 @@
 #include "core/data/datapreparation.h"
 #include "core/data/imagedecoder.h"
 #include "core/eval/decisions.h"
+#include "core/eval/degeneracy.h"
 #include "core/eval/evaluator.h"
 #include "core/eval/uncertainty.h"
 #include "core/train/configjson.h"
@@ -135,7 +136,10 @@ EvaluationReport evaluateRunResults(const RunResults& results, const UtilityMatr
                                     std::optional<double> deferUtility)
 {
     checkLoaded(results);
-    return evaluate(probabilityTensor(results), labelTensor(results), results.trainCounts, utility, rule, deferUtility);
+    EvaluationReport report =
+        evaluate(probabilityTensor(results), labelTensor(results), results.trainCounts, utility, rule, deferUtility);
+    report.warnings = warningsWithClassNames(report, results.classNames); // lbd eval and the Decision lab name classes
+    return report;
 }
 
 EvaluationReport evaluateRunResults(const RunResults& results)

@@ -1,5 +1,6 @@
 #include "core/train/runsummary.h"
 
+#include "core/eval/degeneracy.h"
 #include "core/eval/reportjson.h"
 #include "core/train/configjson.h"
 #include "core/train/epochmetricsjson.h"
@@ -129,6 +130,23 @@ void readManifest(const RunFolder& folder, RunSummary& summary)
     }
 }
 
+// run.json's class names, or none when it is missing or damaged (readManifest names the damage).
+std::vector<std::string> manifestClassNames(const RunFolder& folder)
+{
+    std::vector<std::string> names;
+    try {
+        const nlohmann::json json = folder.exists(RunFolder::kManifest) ? folder.readJson(RunFolder::kManifest) : nlohmann::json();
+        if (json.is_object() && json.contains("class_names") && json["class_names"].is_array()) {
+            for (const auto& name : json["class_names"]) {
+                names.push_back(name.is_string() ? name.get<std::string>() : std::string());
+            }
+        }
+    } catch (const std::exception&) {
+        names.clear();
+    }
+    return names;
+}
+
 void readReport(const RunFolder& folder, RunSummary& summary)
 {
     summary.hasReport = folder.exists(RunFolder::kReport);
@@ -159,7 +177,7 @@ void readReport(const RunFolder& folder, RunSummary& summary)
         if (report.riskCoverage.count > 0) {
             summary.aurc = report.riskCoverage.aurc;
         }
-        summary.warnings = report.warnings;
+        summary.warnings = warningsWithClassNames(report, manifestClassNames(folder)); // the Runs page names classes
         summary.ece = report.calibration.ece;
         summary.meanUtility = report.meanUtility;
         if (summary.classCount == 0) {

@@ -11,6 +11,7 @@
 #include "core/data/runcaches.h"
 #include "core/dist/communicator.h"
 #include "core/dist/shardedevaluation.h"
+#include "core/eval/degeneracy.h"
 #include "core/eval/evaluator.h"
 #include "core/eval/oodscore.h"
 #include "core/eval/reportjson.h"
@@ -447,8 +448,10 @@ std::string TrainingSession::stoppedMessage(int epoch) const
 EvaluationReport TrainingSession::State::decide(const SplitProbabilities& probabilities, DecisionRule rule) const
 {
     const bool withDefer = rule == config.decision.rule;
-    return lbd::evaluate(probabilities.probabilities, probabilities.labels, data.trainCounts, decisionUtility, rule,
-                         withDefer ? config.decision.deferUtility : std::nullopt);
+    EvaluationReport report = lbd::evaluate(probabilities.probabilities, probabilities.labels, data.trainCounts,
+                                            decisionUtility, rule, withDefer ? config.decision.deferUtility : std::nullopt);
+    report.warnings = warningsWithClassNames(report, data.dataset.classNames); // report.json names the piled classes
+    return report;
 }
 
 SplitProbabilities TrainingSession::State::probabilitiesOf(BatchSource& source, int64_t splitSize)
