@@ -29,7 +29,7 @@ LoadedRun loadRun(const std::string& directory, const torch::Device& device)
     run.model = makeParticleModel(run.modelSpec);
     try {
         run.epoch = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *run.model, nullptr).epoch;
-    } catch (const InputError& error) {
+    } catch (const CheckpointMismatch& error) {
         // The model was built from run.json and config.json: a mismatch means one of them is not
         // this checkpoint's.
         throw InputError(std::string(error.what()) + "; " + folder.path(RunFolder::kManifest) + " names "

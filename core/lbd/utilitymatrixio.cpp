@@ -2,6 +2,7 @@
 // value type so that its parsing rules (headers, reordering, error messages) live in one place.
 #include "core/lbd/utilitymatrix.h"
 #include "core/lbd/priorutility.h"
+#include "core/lbd/utilityjson.h"
 #include "core/util/jsonfile.h"
 
 #include "core/util/atomicfile.h"
@@ -248,14 +249,19 @@ UtilityMatrix parseUtilityCsv(const std::string& text, const std::vector<std::st
 UtilityMatrix parseUtilityJson(const std::string& text, const std::vector<std::string>& classNames,
                                const std::string& sourceName)
 {
-    nlohmann::json document = parseJsonText(text, sourceName);
-    if (!document.is_object() || !document.contains("matrix") || !document["matrix"].is_array()) {
+    return utilityFromJsonDocument(parseJsonText(text, sourceName), classNames, sourceName);
+}
+
+UtilityMatrix utilityFromJsonDocument(const nlohmann::json& document, const std::vector<std::string>& classNames,
+                                      const std::string& sourceName)
+{
+    if (!document.is_object() || !document.contains("matrix") || !document.at("matrix").is_array()) {
         throw InputError(sourceName + ": expected a JSON object with a \"matrix\" array of rows "
                                       "(and optionally a \"classes\" array of names)");
     }
     RawMatrix raw;
     if (document.contains("classes")) {
-        const auto& classes = document["classes"];
+        const auto& classes = document.at("classes");
         if (!classes.is_array()) {
             throw InputError(sourceName + ": \"classes\" must be an array of class names");
         }
@@ -266,7 +272,7 @@ UtilityMatrix parseUtilityJson(const std::string& text, const std::vector<std::s
             raw.names.push_back(name.get<std::string>());
         }
     }
-    const auto& matrix = document["matrix"];
+    const auto& matrix = document.at("matrix");
     for (size_t r = 0; r < matrix.size(); ++r) {
         const auto& row = matrix[r];
         if (!row.is_array()) {

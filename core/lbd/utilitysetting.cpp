@@ -1,5 +1,6 @@
 #include "core/lbd/utilitysetting.h"
 
+#include "core/lbd/utilityjson.h"
 #include "core/util/error.h"
 
 #include <nlohmann/json.hpp>
@@ -113,7 +114,7 @@ UtilitySetting utilitySettingFromJson(const nlohmann::json& json, const std::str
         }
     }
     // Empty class names: any square matrix, checked against the data set when resolved.
-    const UtilityMatrix matrix = parseUtilityJson(json.dump(), {}, context);
+    const UtilityMatrix matrix = utilityFromJsonDocument(json, {}, context);
     std::vector<std::string> names;
     if (json.contains("classes")) {
         names = json.at("classes").get<std::vector<std::string>>();

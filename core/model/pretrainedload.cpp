@@ -2,6 +2,7 @@
 
 #include "core/model/modelfactory.h"
 #include "core/model/particleresnet50.h"
+#include "core/util/archivecheck.h"
 #include "core/util/error.h"
 #include "core/util/torchsavearchive.h"
 
@@ -146,6 +147,7 @@ Source readCheckpoint(const std::string& file)
 {
     Source source;
     source.file = file;
+    checkTorchArchive(file, "an LBD checkpoint", kMaxInitFileBytes, ArchiveLayout::LibTorchModule);
     try {
         torch::serialize::InputArchive archive;
         archive.load_from(file);
@@ -172,6 +174,10 @@ Source readCheckpoint(const std::string& file)
         throw InputError(file + ": not an LBD checkpoint (" + error.what_without_backtrace() + ")");
     } catch (const nlohmann::json::exception& error) {
         throw InputError(file + ": its config is not readable JSON (" + error.what() + ")");
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& error) { // TorchScript's ErrorReport is not a c10::Error
+        throw InputError(file + ": not an LBD checkpoint (" + error.what() + ")");
     }
     std::ifstream manifest(std::filesystem::path(file).parent_path() / "run.json");
     const nlohmann::json run = nlohmann::json::parse(manifest, nullptr, false);

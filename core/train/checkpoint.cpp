@@ -1,8 +1,10 @@
 #include "core/train/checkpoint.h"
 
 #include "core/train/flatsgd.h"
+#include "core/util/archivecheck.h"
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
+#include "core/util/torchsavearchive.h"
 
 #include <sstream>
 
@@ -75,11 +77,16 @@ void saveCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd& 
 
 CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd* optimizer)
 {
+    // The zip's sizes and CRC-32s and the pickles' globals are checked before LibTorch parses a
+    // byte: its unpickler refused a poisoned pickle (os.system) with an error that named no file.
+    checkTorchArchive(path, "a checkpoint", kMaxTensorFileBytes, ArchiveLayout::LibTorchModule);
     torch::serialize::InputArchive archive;
     try {
         archive.load_from(path);
     } catch (const c10::Error& error) {
         throw InputError(path + ": cannot read checkpoint (" + std::string(error.what_without_backtrace()) + ")");
+    } catch (const std::exception& error) { // TorchScript's ErrorReport is not a c10::Error
+        throw InputError(path + ": cannot read checkpoint (" + std::string(error.what()) + ")");
     }
     CheckpointState state;
     Checksum checksum;
@@ -90,7 +97,7 @@ CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model
             archive.read(key, value);
             checksum.add(value);
             if (value.sizes() != target.sizes()) {
-                throw InputError(path + ": " + key + " has shape " + c10::str(value.sizes()) + ", the model expects "
+                throw CheckpointMismatch(path + ": " + key + " has shape " + c10::str(value.sizes()) + ", the model expects "
                                  + c10::str(target.sizes()) + " (checkpoint of another model?)");
             }
             target.copy_(value);

@@ -2,6 +2,8 @@
 // Atomic checkpoints: named parameters and buffers of the model, the optimiser's momentum, the
 // fp16 loss scaler, the epoch reached and the metric history, so that `--resume` continues
 // exactly.
+#include "core/util/error.h"
+
 #include <torch/torch.h>
 
 #include <string>
@@ -21,8 +23,15 @@ struct CheckpointState {
 
 void saveCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd& optimizer, const CheckpointState& state);
 
+// A checkpoint whose tensors do not have the model's shapes (written for another model).
+class CheckpointMismatch : public InputError {
+public:
+    using InputError::InputError;
+};
+
 // Loads into an already-built model and optimiser of the same shape. Throws InputError naming the
-// file when it is missing, corrupt, or was written for another model.
+// file when it is missing, corrupt, refused (archivecheck.h: checked before it is parsed), or
+// CheckpointMismatch when it was written for another model.
 // `optimizer` may be null (inference: only the model is restored).
 CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd* optimizer);
 

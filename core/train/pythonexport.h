@@ -9,6 +9,7 @@
 
 #include "core/data/augmentation.h"
 #include "core/model/modelspec.h"
+#include "core/util/torchsavearchive.h"
 
 namespace lbd {
 
@@ -22,7 +23,19 @@ struct TestProbabilities {
     std::vector<std::string> classNames;
 };
 // Reads files of saveTestProbabilities, also those of older versions (torch::pickle_save).
-TestProbabilities loadTestProbabilities(const std::string& path); // InputError naming the file
+// InputError naming the file when it is larger than maxBytes (checked before a byte is read), is
+// not such a file, or holds values its writer cannot produce: a probability outside [0, 1] or
+// not finite, or a particle's row that does not sum to 1.
+TestProbabilities loadTestProbabilities(const std::string& path, int64_t maxBytes = kMaxTensorFileBytes);
+
+// The most bytes saveTestProbabilities writes for `particles` x `images` x `classNames`: the
+// tensors, the names, and a bounded allowance for the zip's headers and the pickle. A run's file
+// larger than this is not its own (a 2 GiB file behind an intact start cost 1 GB to refuse).
+int64_t probabilityFileLimit(int64_t particles, int64_t images, const std::vector<std::string>& classNames);
+// loadTestProbabilities held to probabilityFileLimit, from the run's config (particles) and
+// run.json (images, class names); the size is checked before the file is opened.
+TestProbabilities loadRunProbabilities(const std::string& path, int64_t particles, int64_t images,
+                                       const std::vector<std::string>& classNames);
 
 // {"state_dict": {name: tensor}, "class_names": [...], "arch": str, "particles": int,
 //  "input_channels": int, "input_size": int, "cosine_scale": float64 0-d tensor,

@@ -1,10 +1,12 @@
 #include "core/train/rundiff.h"
 
 #include "core/eval/reportjson.h"
+#include "core/train/configjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runprovenance.h"
 #include "core/train/runsummary.h"
 #include "core/util/error.h"
+#include "core/util/jsonread.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,18 +26,42 @@ std::string valueText(const nlohmann::json& value)
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
+// A leaf's text as shown and compared: long values (a stored 2000 x 2000 matrix, a long name)
+// shortened to their start, their length and a hash of the whole, so that the rows of two 48 MB
+// configs cost kilobytes while two values that differ anywhere still differ.
+std::string shownText(std::string text)
+{
+    constexpr size_t kShown = 120;
+    if (text.size() <= kShown) {
+        return text;
+    }
+    uint64_t hash = 0xcbf29ce484222325ULL; // FNV-1a 64
+    for (const char c : text) {
+        hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    }
+    char tail[80];
+    std::snprintf(tail, sizeof tail, "... (%zu characters, fnv1a64 %016llx)", text.size(), static_cast<unsigned long long>(hash));
+    text.resize(kShown - 40);
+    return text + tail;
+}
+
+// Objects become "section.key" rows; arrays stay one value (a matrix is one setting, not a row
+// per element: 4 million rows of a 2000 x 2000 matrix took lbd diff to 1 GB).
+void flattenInto(const nlohmann::json& value, const std::string& key, FlatValues& out)
+{
+    if (value.is_object() && !value.empty()) {
+        for (const auto& [name, item] : value.items()) {
+            flattenInto(item, key.empty() ? name : key + "." + name, out);
+        }
+        return;
+    }
+    out[key] = shownText(valueText(value));
+}
+
 FlatValues flatten(const nlohmann::json& json)
 {
     FlatValues out;
-    // flatten() names each leaf by its JSON pointer, "/optimizer/learning_rate"; dots read better.
-    const nlohmann::json flat = json.flatten();
-    for (const auto& [pointer, value] : flat.items()) {
-        std::string key = pointer.substr(pointer.empty() ? 0 : 1);
-        for (char& c : key) {
-            c = c == '/' ? '.' : c;
-        }
-        out[key] = valueText(value);
-    }
+    flattenInto(json, "", out);
     return out;
 }
 
@@ -59,10 +85,21 @@ std::vector<RunDifference> compare(const FlatValues& first, const FlatValues& se
 
 } // namespace
 
+FlatValues readRunConfigValuesChecked(const std::string& runDirectory)
+{
+    const RunFolder folder(runDirectory);
+    if (!folder.exists(RunFolder::kConfig)) {
+        return {};
+    }
+    // The reader of lbd eval and lbd train, with their limits and refusals (issue 37: a config
+    // over the value limit read as empty here), then the settings as that reader understood them.
+    return flatten(toJson(loadTrainConfig(folder.path(RunFolder::kConfig))));
+}
+
 FlatValues readRunConfigValues(const std::string& runDirectory)
 {
     try {
-        return flatten(RunFolder(runDirectory).readJson(RunFolder::kConfig));
+        return readRunConfigValuesChecked(runDirectory);
     } catch (const std::exception&) {
         return {};
     }
@@ -70,25 +107,34 @@ FlatValues readRunConfigValues(const std::string& runDirectory)
 
 FlatValues readRunEnvironment(const std::string& runDirectory)
 {
-    nlohmann::json manifest;
     try {
-        manifest = RunFolder(runDirectory).readJson(RunFolder::kManifest);
+        return readRunEnvironmentChecked(runDirectory);
     } catch (const std::exception&) {
         return {};
     }
+}
+
+FlatValues readRunEnvironmentChecked(const std::string& runDirectory)
+{
+    const RunFolder folder(runDirectory);
+    if (!folder.exists(RunFolder::kManifest)) {
+        return {};
+    }
+    const nlohmann::json manifest = folder.readJson(RunFolder::kManifest);
+    requireObject(manifest, folder.path(RunFolder::kManifest));
     FlatValues out;
     const nlohmann::json provenance = manifest.value("provenance", nlohmann::json::object());
     for (const std::string& key : provenanceKeys()) {
-        out[key] = provenance.is_object() && provenance.contains(key) ? valueText(provenance.at(key)) : "unknown";
+        out[key] = provenance.is_object() && provenance.contains(key) ? shownText(valueText(provenance.at(key))) : "unknown";
     }
     // Runs made before provenance was recorded still say which version and device.
     if (out["lbd_version"] == "unknown" && manifest.contains("lbd_version")) {
-        out["lbd_version"] = valueText(manifest.at("lbd_version"));
+        out["lbd_version"] = shownText(valueText(manifest.at("lbd_version")));
     }
     if (out["libtorch"] == "unknown" && manifest.contains("libtorch_version")) {
-        out["libtorch"] = valueText(manifest.at("libtorch_version"));
+        out["libtorch"] = shownText(valueText(manifest.at("libtorch_version")));
     }
-    out["device"] = manifest.contains("device") ? valueText(manifest.at("device")) : "unknown";
+    out["device"] = manifest.contains("device") ? shownText(valueText(manifest.at("device"))) : "unknown";
     return out;
 }
 
@@ -155,8 +201,8 @@ RunDifferences diffRuns(const std::string& firstRun, const std::string& secondRu
         }
     }
     RunDifferences out;
-    out.config = compare(readRunConfigValues(firstRun), readRunConfigValues(secondRun));
-    out.environment = compare(readRunEnvironment(firstRun), readRunEnvironment(secondRun));
+    out.config = compare(readRunConfigValuesChecked(firstRun), readRunConfigValuesChecked(secondRun));
+    out.environment = compare(readRunEnvironmentChecked(firstRun), readRunEnvironmentChecked(secondRun));
     out.metrics = compare(readRunMetrics(firstRun), readRunMetrics(secondRun));
     return out;
 }

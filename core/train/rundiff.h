@@ -11,11 +11,19 @@ namespace lbd {
 
 using FlatValues = std::map<std::string, std::string>; // "optimizer.learning_rate" -> "0.1"
 
-// Each run file flattened to "section.key" -> value (strings bare, the rest as JSON text). Empty
-// when the file is missing or unreadable (readRunSummary names the damage).
+// config.json read by the config reader of lbd eval and lbd train (loadTrainConfig: the same
+// limits and refusals) and flattened to "section.key" -> value (strings bare, the rest as JSON
+// text; an array, such as a stored matrix, is one value; a value over 120 characters is shown by
+// its start, length and hash). Empty when the run has no config.json; InputError naming the file
+// and key when it cannot be read.
+FlatValues readRunConfigValuesChecked(const std::string& runDirectory);
+// The same, empty when the file is missing or unreadable (the Runs page; readRunSummary names
+// the damage).
 FlatValues readRunConfigValues(const std::string& runDirectory);
 // run.json's provenance (runprovenance.h) and the device it trained on; "unknown" for each key
-// a run made before provenance was recorded lacks.
+// a run made before provenance was recorded lacks. Checked: InputError naming run.json when it is
+// there but not readable; the other: empty then.
+FlatValues readRunEnvironmentChecked(const std::string& runDirectory);
 FlatValues readRunEnvironment(const std::string& runDirectory);
 // The final evaluation's headline numbers (accuracy, tail accuracy, FHR, AURC, ECE, ...) and the
 // run's state and epochs, as text with full precision.

@@ -1,5 +1,6 @@
 #include "core/util/torchsavearchive.h"
 
+#include "core/util/archivecheck.h"
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
 #include "core/util/picklereader.h"
@@ -152,6 +153,8 @@ TorchSaveReader::TorchSaveReader(const std::string& path, const std::string& wha
     : m_path(path), m_what(what)
 {
     checkTorchSaveFile(path, what, maxBytes);
+    // Sizes, CRC-32s and the pickle's globals, before LibTorch's zip reader or ours parses a byte.
+    checkTorchArchive(path, what, maxBytes, ArchiveLayout::TorchSave);
     try {
         m_zip = std::make_unique<Zip>(path);
         if (m_zip->reader.hasRecord("byteorder")) {
@@ -214,6 +217,7 @@ torch::Tensor TorchSaveReader::tensor(const PickledTensor& t, const std::string&
 c10::IValue readTorchSaveFile(const std::string& path, const std::string& what, int64_t maxBytes)
 {
     const size_t size = checkTorchSaveFile(path, what, maxBytes);
+    checkTorchArchive(path, what, maxBytes, ArchiveLayout::TorchSave);
     std::ifstream in(path, std::ios::binary);
     std::vector<char> bytes(size);
     if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) {
