@@ -2,6 +2,7 @@
 
 #include "core/data/datapreparation.h"
 #include "core/data/imagedecoder.h"
+#include "core/data/longtail.h"
 #include "core/eval/decisions.h"
 #include "core/eval/degeneracy.h"
 #include "core/eval/evaluator.h"
@@ -38,6 +39,26 @@ void checkLoaded(const RunResults& results)
         || results.labels.size() != static_cast<size_t>(results.images)) {
         throw InputError("run results of " + results.directory + ": probabilities and labels do not fit together");
     }
+}
+
+// The most images a run's cached split can hold, from its metadata: the test counts of run.json;
+// the held-out counts of split.json for a validation fraction; for a validation list (no count
+// recorded) the tensor-file limit alone.
+int64_t splitImageBound(const RunFolder& folder, const RunManifest& manifest, ResultSplit split)
+{
+    std::vector<int64_t> counts = manifest.testCounts;
+    if (split == ResultSplit::Validation) {
+        counts = folder.exists(RunFolder::kSplit) ? loadLongTailSplit(folder.path(RunFolder::kSplit)).validationCounts
+                                                  : std::vector<int64_t>{};
+        if (counts.empty()) {
+            return kMaxTensorFileBytes;
+        }
+    }
+    int64_t images = 0;
+    for (const int64_t count : counts) {
+        images = std::min(images + std::clamp<int64_t>(count, 0, kMaxTensorFileBytes), kMaxTensorFileBytes); // no overflow
+    }
+    return images;
 }
 
 } // namespace
@@ -93,7 +114,8 @@ RunResults loadRunResults(const std::string& directory, ResultSplit split)
 
     const std::string probabilitiesPath =
         folder.path(split == ResultSplit::Test ? RunFolder::kTestProbabilities : RunFolder::kValidationProbabilities);
-    const TestProbabilities cached = loadTestProbabilities(probabilitiesPath);
+    const TestProbabilities cached = loadRunProbabilities(probabilitiesPath, results.config.model.particles,
+                                                         splitImageBound(folder, manifest, split), results.classNames);
     results.particles = cached.probabilities.size(0);
     results.images = cached.probabilities.size(1);
     results.classes = cached.probabilities.size(2);
