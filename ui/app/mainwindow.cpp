@@ -2,7 +2,6 @@
 #include "ui/app/recordedrun.h"
 #include "ui/style/decisionruletext.h"
 #include "ui/utility/utilitydocument.h"
-
 #include "core/train/configjson.h"
 #include "core/train/runfolder.h"
 #include "core/train/runsummary.h"
@@ -11,6 +10,7 @@
 
 #include "ui/app/aboutdialog.h"
 #include "ui/app/appsettings.h"
+#include "ui/app/degeneracynotice.h"
 #include "ui/app/screenfit.h"
 #include "ui/app/screenfitter.h"
 #include "ui/app/sessionstate.h"
@@ -306,6 +306,7 @@ void MainWindow::buildStatusBar()
     statusBar()->addPermanentWidget(m_runFolderLabel, 1);
     statusBar()->addPermanentWidget(m_deviceLabel);
     statusBar()->addPermanentWidget(new MemoryLabel(this));
+    DegeneracyNotice::attach(this); // a degenerate run says so here, by class name
 }
 
 void MainWindow::updateActions()

@@ -103,4 +103,23 @@ const std::vector<int64_t>& galleryOrder(GallerySortKey key, const GalleryData& 
 }
 
 
+std::vector<GalleryVote> galleryVotes(const GalleryData& data, int64_t image)
+{
+    std::vector<GalleryVote> votes;
+    for (const int64_t vote : data.uncertainty[size_t(image)].particleTop1) {
+        const auto it = std::find_if(votes.begin(), votes.end(), [vote](const GalleryVote& v) { return v.classIndex == vote; });
+        if (it == votes.end()) {
+            votes.push_back({vote, 1, {}});
+        } else {
+            ++it->count;
+        }
+    }
+    std::stable_sort(votes.begin(), votes.end(), [](const GalleryVote& a, const GalleryVote& b) { return a.count > b.count; });
+    for (GalleryVote& vote : votes) {
+        vote.text = vote.count > 1 ? QStringLiteral("%1 \u00d7%2").arg(data.className(vote.classIndex)).arg(vote.count)
+                                   : data.className(vote.classIndex);
+    }
+    return votes;
+}
+
 } // namespace lbd::ui

@@ -50,6 +50,16 @@ std::shared_ptr<const GalleryData> loadGallery(const std::string& directory);
 // Test image n as a QImage that owns its pixels.
 QImage galleryImage(const lbd::TestImages& images, int64_t n);
 
+// One class the particles voted for on an image (their top-1), as a tile names it: "cat ×2".
+struct GalleryVote {
+    int64_t classIndex = 0;
+    int count = 0;
+    QString text;
+};
+
+// The particles' votes on `image` by class name, most votes first (ties: the first particle's first).
+std::vector<GalleryVote> galleryVotes(const GalleryData& data, int64_t image);
+
 // The sort key's value of one image (nats, or a share for vote disagreement) and as a tile shows it.
 double galleryValue(GallerySortKey key, const GalleryData& data, int64_t image);
 QString galleryValueText(GallerySortKey key, const GalleryData& data, int64_t image);

@@ -61,23 +61,22 @@ void TileDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option, 
                                          tile.width() - 20));
     y += line + 2;
 
-    // One chip per particle: its top-1 class index.
-    const int count = int(u.particleTop1.size());
-    const int available = tile.width() - 10;
-    const int chip = std::max(6, std::min(26, available / std::max(1, count)));
-    for (int j = 0; j < count; ++j) {
-        const QRect box(tile.left() + 5 + j * chip, y, chip - 2, line + 2);
-        if (box.right() > tile.right() - 4) {
+    // The particles' votes by class NAME, most votes first ("cat ×2", "dog"): a chip per class,
+    // green when it is the true class; what does not fit ends elided.
+    int x = tile.left() + 5;
+    for (const GalleryVote& vote : galleryVotes(*data, n)) {
+        const int room = tile.right() - 4 - x;
+        if (room < metrics.horizontalAdvance(QStringLiteral("W\u2026")) + 8) {
             break;
         }
-        const bool right = u.particleTop1[size_t(j)] == label;
+        const QString shown = metrics.elidedText(vote.text, Qt::ElideRight, room - 8);
+        const QRect box(x, y, metrics.horizontalAdvance(shown) + 8, line + 2);
         painter->setPen(Qt::NoPen);
-        painter->setBrush(right ? correctColor() : wrongColor());
+        painter->setBrush(vote.classIndex == label ? correctColor() : wrongColor());
         painter->drawRoundedRect(box, 3, 3);
-        if (chip >= 14) {
-            painter->setPen(Qt::white);
-            painter->drawText(box, Qt::AlignCenter, QString::number(u.particleTop1[size_t(j)]));
-        }
+        painter->setPen(Qt::white);
+        painter->drawText(box, Qt::AlignCenter, shown);
+        x = box.right() + 4;
     }
     y += line + 6;
 

@@ -1,6 +1,7 @@
 #pragma once
 // Paints one gallery tile: the image scaled up without smoothing, the true class with its region
-// colour, one chip per particle with its top-1 class (bluish green when right, vermillion when wrong: Okabe-Ito, told apart by colour-blind eyes too), and the
+// colour, the particles' votes as one chip per class they chose, named, with its vote count (bluish
+// green when right, vermillion when wrong: Okabe-Ito, told apart by colour-blind eyes too), and the
 // value the tiles are sorted by. Reads everything from the GalleryModel it paints.
 #include <QColor>
 #include <QStyledItemDelegate>

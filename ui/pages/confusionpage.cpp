@@ -3,9 +3,11 @@
 #include "core/infer/runresults.h"
 
 #include "core/data/regions.h"
+#include "ui/runs/rundegeneracy.h"
 #include "ui/style/decisionruletext.h"
 #include "ui/widgets/classaccuracyplot.h"
 #include "ui/widgets/confusionchart.h"
+#include "ui/widgets/degeneracybanner.h"
 #include "ui/widgets/emptystate.h"
 #include "ui/widgets/plottitle.h"
 #include "ui/widgets/throttledplot.h"
@@ -43,6 +45,7 @@ ConfusionPage::ConfusionPage(QWidget* parent) : QWidget(parent)
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("confusionSummary"));
     m_summary->setWordWrap(true);
+    m_degeneracy = new DegeneracyBanner(QStringLiteral("confusionDegeneracy"), this);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Values:"), this));
@@ -78,6 +81,7 @@ ConfusionPage::ConfusionPage(QWidget* parent) : QWidget(parent)
     auto* contentLayout = new QVBoxLayout(content);
     contentLayout->setContentsMargins(0, 0, 0, 0);
     contentLayout->addLayout(controls);
+    contentLayout->addWidget(m_degeneracy);
     contentLayout->addWidget(splitter, 1);
 
     QLabel* empty = makeEmptyStateLabel(QStringLiteral("confusionEmptyState"),
@@ -103,6 +107,7 @@ void ConfusionPage::beginRun(const RunContext& context)
     m_classPlot->clearGraphs();
     m_classPlot->requestReplot();
     m_summary->clear();
+    m_degeneracy->showHtml({});
     m_stack->setCurrentIndex(0);
 }
 
@@ -115,6 +120,8 @@ void ConfusionPage::addEpoch(const lbd::EpochMetrics& metrics)
     m_epoch = metrics.epoch;
     redraw();
 }
+
+QString ConfusionPage::degeneracyText() const { return m_degeneracy->isHidden() ? QString() : m_degeneracy->text(); }
 
 void ConfusionPage::redraw()
 {
@@ -161,6 +168,8 @@ void ConfusionPage::redraw()
                            .arg(report.overall.correct)
                            .arg(report.overall.total)
                            .arg(100.0 * report.overall.accuracy, 0, 'f', 1));
+    const RunDegeneracy degeneracy = degeneracyOf(report, reportClassNames(m_context, report.classCount));
+    m_degeneracy->showHtml(degeneracy.degenerate() ? degeneracyBannerHtml(degeneracy, m_epoch, {}) : QString());
     m_stack->setCurrentIndex(1);
 }
 

@@ -18,6 +18,7 @@ class QStackedWidget;
 namespace lbd::ui {
 
 class ConfusionChart;
+class DegeneracyBanner;
 class ThrottledPlot;
 
 class ConfusionPage final : public QWidget, public RunView {
@@ -36,6 +37,8 @@ public:
     ThrottledPlot* classAccuracyPlot() const { return m_classPlot; }
     QComboBox* valuesBox() const { return m_values; }
     QCheckBox* logColourBox() const { return m_logColour; }
+    // The banner shown when the evaluation drawn is degenerate (HTML; empty when hidden).
+    QString degeneracyText() const;
 
 signals:
     // The user clicked the cell of images of true class `trueClass` decided as `decidedClass`.
@@ -51,6 +54,7 @@ private:
     ThrottledPlot* m_matrixPlot = nullptr;
     ThrottledPlot* m_classPlot = nullptr;
     ConfusionChart* m_chart = nullptr;
+    DegeneracyBanner* m_degeneracy = nullptr;
 
     RunContext m_context;
     std::optional<lbd::EvaluationReport> m_report;

@@ -53,7 +53,7 @@ QLabel* boxedLabel(const QString& name, const QString& style, QWidget* parent)
     return label;
 }
 
-const QString kWarningStyle = QStringLiteral("color: #8a1c00; background: #fff0e6; padding: 6px; border: 2px solid #d9822b; "
+const QString kWarningStyle = QStringLiteral("color: #8a1c00; background: #fff0e6; padding: 3px; border: 2px solid #d9822b; "
                                              "border-radius: 3px; font-weight: bold;");
 const QString kNoteStyle = QStringLiteral("color: #5a4500; background: #fff8dc; padding: 4px; border: 1px solid #e0c060; "
                                           "border-radius: 3px;");
@@ -213,12 +213,11 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
         // (legend columns: as many as the plot's width holds, placeLegendBelow)
     }
 
-    // The text (the run, what it recorded, warnings, the headline, tuning, defer) in one column
+    // The text (the run, what it recorded, the headline, tuning, defer) in one column
     // that scrolls when the window is small, above the plots that take the rest of the height.
     auto* resultText = new QWidget(this);
     auto* resultTextLayout = new QVBoxLayout(resultText);
     resultTextLayout->setContentsMargins(0, 0, 0, 0);
-    resultTextLayout->addWidget(m_warnings);
     resultTextLayout->addWidget(m_headline);
     resultTextLayout->addWidget(m_tuning);
     resultTextLayout->addWidget(m_defer);
@@ -265,10 +264,14 @@ DecisionLabPage::DecisionLabPage(UtilityDocument* document, QWidget* parent) : Q
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_emptyLabel);
     m_stack->addWidget(results);
-    connect(m_stack, &QStackedWidget::currentChanged, resultText, [resultText](int page) { resultText->setVisible(page == 1); });
+    connect(m_stack, &QStackedWidget::currentChanged, resultText, [this, resultText](int page) {
+        resultText->setVisible(page == 1);
+        m_warnings->setVisible(page == 1 && !m_warnings->text().isEmpty());
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addWidget(m_warnings); // above the text that scrolls: never scrolled out of sight at 1024 x 700
     layout->addWidget(infoArea);
     layout->addWidget(m_stack, 1);
 

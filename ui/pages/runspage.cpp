@@ -20,6 +20,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSaveFile>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -28,8 +29,12 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace lbd::ui {
 namespace {
+
+constexpr int kMaxColumnWidth = 240; // pixels: a column sized to a long folder path would push the rest away
 
 
 QPushButton* makeButton(const QString& text, const QString& toolTip, const QString& objectName, QWidget* parent)
@@ -72,6 +77,12 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    // The results right after the name and status, so that at 1024 px they are on screen without
+    // scrolling sideways (the model's column order, which the CSV follows, is unchanged).
+    for (int column = RunTableModel::Warnings; column <= RunTableModel::Ece; ++column) {
+        m_table->horizontalHeader()->moveSection(m_table->horizontalHeader()->visualIndex(column),
+                                                 RunTableModel::Status + 1 + column - RunTableModel::Warnings);
+    }
     m_table->setToolTip(tr("Every run in the runs folder. Click a header to sort; double-click a run to open it; "
                            "Ctrl+click or Shift+click to select runs to compare."));
 
@@ -139,8 +150,13 @@ RunsPage::RunsPage(QWidget* parent) : QWidget(parent), m_folder(AppSettings::run
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(top);
     splitter->addWidget(comparisonBox);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
+    // The run list first: at 1024 x 700 it showed two rows above an empty comparison. It keeps
+    // room for about six rows; the comparison takes what is left and grows once runs are compared.
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() + m_table->horizontalScrollBar()->sizeHint().height()
+                              + 6 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
 
@@ -272,6 +288,9 @@ void RunsPage::onScanned(std::vector<lbd::RunSummary> runs, const QString& error
     m_model->setShownRun(m_shownRun);
     if (firstRows) {
         m_table->resizeColumnsToContents(); // later scans keep the user's column widths
+        for (int column = 0; column < RunTableModel::ColumnCount; ++column) {
+            m_table->setColumnWidth(column, std::min(m_table->columnWidth(column), kMaxColumnWidth)); // a long path is elided
+        }
     }
     selectRuns(selected);
     if (!error.isEmpty()) {

@@ -1,6 +1,8 @@
 #include "ui/pages/trainingpage.h"
 
+#include "ui/runs/rundegeneracy.h"
 #include "ui/style/regioncolors.h"
+#include "ui/widgets/degeneracybanner.h"
 #include "ui/widgets/smoothedseries.h"
 #include "ui/widgets/throttledplot.h"
 
@@ -49,6 +51,7 @@ TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent)
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
     m_log->setPlaceholderText(tr("Messages from the engine appear here while a run trains."));
+    m_degeneracy = new DegeneracyBanner(QStringLiteral("trainingDegeneracy"), this);
 
     buildLossPlot();
     buildAccuracyPlot();
@@ -68,12 +71,13 @@ TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent)
 
     auto* grid = new QGridLayout(this);
     grid->addWidget(buildControls(), 0, 0, 1, 2);
-    grid->addWidget(m_lossPlot, 1, 0);
-    grid->addWidget(m_accuracyPlot, 1, 1);
-    grid->addWidget(m_lrPlot, 2, 0);
-    grid->addWidget(logBox, 2, 1);
-    grid->setRowStretch(1, 3);
-    grid->setRowStretch(2, 2);
+    grid->addWidget(m_degeneracy, 1, 0, 1, 2);
+    grid->addWidget(m_lossPlot, 2, 0);
+    grid->addWidget(m_accuracyPlot, 2, 1);
+    grid->addWidget(m_lrPlot, 3, 0);
+    grid->addWidget(logBox, 3, 1);
+    grid->setRowStretch(2, 3);
+    grid->setRowStretch(3, 2);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
 }
@@ -260,6 +264,9 @@ void TrainingPage::beginRun(const RunContext& context)
         series->clear();
     }
     placeDrwMarker(context.config);
+    m_context = context;
+    m_learningRateByBatch = false;
+    m_degeneracy->showHtml({});
     m_log->clear();
     if (!context.runDirectory.isEmpty()) {
         appendMessage(tr("Run folder: %1").arg(context.runDirectory));
@@ -272,6 +279,7 @@ void TrainingPage::addBatch(const lbd::BatchProgress& progress)
         return;
     }
     const double x = progress.epoch - 1 + double(progress.batch) / double(progress.batches);
+    m_learningRateByBatch = true;
     m_batchLossRaw->addData(x, progress.loss);
     addPoint(m_batchLoss, x, progress.loss);
     m_lrBatch->addData(x, progress.learningRate);
@@ -293,11 +301,14 @@ void TrainingPage::addEpoch(const lbd::EpochMetrics& metrics)
         m_anneal->addData(x, o.annealWeight);
     }
     addPoint(m_trainAccuracy, x, 100.0 * metrics.trainAccuracy);
-    if (m_lrBatch->data()->isEmpty()) {
+    // Epochs replayed from metrics.jsonl (a run reopened or continued) carry no batches: their
+    // learning rate is drawn per epoch; a run trained here draws it per batch.
+    if (!m_learningRateByBatch) {
         m_lrBatch->addData(x, metrics.learningRate);
     }
     if (metrics.evaluation) {
         const lbd::EvaluationReport& report = *metrics.evaluation;
+        showDegeneracy(report, metrics.epoch);
         addPoint(m_testAll, x, 100.0 * report.overall.accuracy);
         for (const auto& region : report.regionsThirds.regions) {
             const int r = static_cast<int>(region.region);
@@ -312,6 +323,16 @@ void TrainingPage::addEpoch(const lbd::EpochMetrics& metrics)
     m_lossPlot->requestReplot();
     m_lrPlot->requestReplot();
 }
+
+void TrainingPage::showDegeneracy(const lbd::EvaluationReport& report, int epoch)
+{
+    const RunDegeneracy degeneracy = degeneracyOf(report, reportClassNames(m_context, report.classCount));
+    m_degeneracy->showHtml(degeneracy.degenerate()
+                               ? degeneracyBannerHtml(degeneracy, epoch, dataCheckWarnings(m_context.runDirectory))
+                               : QString());
+}
+
+QString TrainingPage::degeneracyText() const { return m_degeneracy->isHidden() ? QString() : m_degeneracy->text(); }
 
 void TrainingPage::appendMessage(const QString& text)
 {

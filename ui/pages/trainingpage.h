@@ -4,7 +4,8 @@
 // messages. Plots replot at most every ~40 ms however fast epochs arrive. A smoothing slider
 // (TensorBoard's debiased moving average; the raw batch loss stays faint behind its curve) and a
 // log y axis for the loss and learning rate. A labelled vertical line on the loss plot marks where
-// deferred re-weighting (DRW) starts, the usual cause of a jump in the loss.
+// deferred re-weighting (DRW) starts, the usual cause of a jump in the loss. A banner above the
+// plots says when the latest evaluation is degenerate, naming the classes (ui/runs/rundegeneracy.h).
 #include <QHash>
 #include <QWidget>
 
@@ -22,6 +23,7 @@ class QPlainTextEdit;
 
 namespace lbd::ui {
 
+class DegeneracyBanner;
 class SmoothedSeries;
 class ThrottledPlot;
 
@@ -54,6 +56,8 @@ public:
     // weights change after that epoch), and its label; -1 and empty when the run has none.
     double drwMarkerPosition() const;
     QString drwMarkerLabel() const;
+    // The banner shown when the latest evaluation is degenerate (HTML; empty when hidden).
+    QString degeneracyText() const;
 
 private:
     QWidget* buildControls();
@@ -63,6 +67,7 @@ private:
     void buildAccuracyPlot();
     void buildLearningRatePlot();
     void placeDrwMarker(const lbd::TrainConfig& config);
+    void showDegeneracy(const lbd::EvaluationReport& report, int epoch);
 
     ThrottledPlot* m_lossPlot = nullptr;
     ThrottledPlot* m_accuracyPlot = nullptr;
@@ -71,6 +76,9 @@ private:
     QSlider* m_smoothing = nullptr;
     QLabel* m_smoothingValue = nullptr;
     QCheckBox* m_logY = nullptr;
+    DegeneracyBanner* m_degeneracy = nullptr;
+    RunContext m_context;
+    bool m_learningRateByBatch = false; // batches of this run have drawn the learning rate
     QHash<QCPGraph*, std::shared_ptr<SmoothedSeries>> m_series; // the smoothed graphs
 
     QCPGraph* m_batchLoss = nullptr;

@@ -10,6 +10,7 @@
 #include "ui/panels/objectivesection.h"
 #include "ui/panels/runsection.h"
 #include "ui/panels/presetlibrary.h"
+#include "ui/style/configerrortext.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
 
@@ -290,7 +291,10 @@ QString ExperimentPanel::summaryLine() const
                    ? QFileInfo(QString::fromStdString(current.data.directory)).fileName()
                    : datasetTitle(*entry);
     }
-    if (!counts.empty()) {
+    // A user's folder is named as given ("icons", however uneven its classes): "-LT" says that a
+    // long tail is imposed, which only the panel's long-tail profile does to the user's images.
+    const bool imposed = current.data.longTail.profile != lbd::LongTailProfile::None;
+    if (!counts.empty() && (imposed || !current.data.isUsersOwnImages())) {
         const auto [fewest, most] = std::minmax_element(counts.begin(), counts.end());
         if (*fewest > 0 && *most >= 2 * *fewest) {
             data += QStringLiteral("-LT");
@@ -309,7 +313,8 @@ QLabel* ExperimentPanel::createSummaryLabel(QWidget* parent)
     label->setMaximumWidth(label->fontMetrics().averageCharWidth() * 40);
     const auto show = [label](const QString& summary) {
         label->setText(summary);
-        label->setToolTip(tr("%1<br>What Start trains: run name, data set (-LT: its training classes are long-tailed) "
+        label->setToolTip(tr("%1<br>What Start trains: run name, data set (-LT: its training classes are long-tailed; your own "
+                             "images only when the long-tail profile resamples them) "
                              "and the estimated duration (the experiment panel says how it is estimated).")
                               .arg(summary.toHtmlEscaped()));
     };
@@ -490,7 +495,7 @@ QString ExperimentPanel::validate()
         current.validate();
         error = crossFieldError(current);
     } catch (const lbd::InputError& e) {
-        error = QString::fromUtf8(e.what());
+        error = configErrorInPanelWords(QString::fromUtf8(e.what())); // the panel's words, not the config key
     } catch (const std::exception& e) {
         error = QString::fromUtf8(e.what());
     }

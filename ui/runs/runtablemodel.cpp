@@ -38,6 +38,15 @@ QString warningsText(const lbd::RunSummary& run)
         .arg(lines.join(QLatin1Char('\n')));
 }
 
+// A failure message can be a paragraph: the cell shows its start (the tooltip has all of it), so
+// the metric columns stay on screen after resizeColumnsToContents.
+constexpr int kStatusCellChars = 48;
+
+QString elided(const QString& text, int chars)
+{
+    return text.size() <= chars ? text : text.left(chars - 1).trimmed() + QStringLiteral("\u2026");
+}
+
 QVariant optionalValue(const std::optional<double>& value)
 {
     // Runs without a value sort below every run that has one.
@@ -279,8 +288,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
             }
             return lines.join(QLatin1Char('\n'));
         }
-        case Folder:
-        case Name: return fromStd(run.directory);
+        case Folder: return fromStd(run.directory);
+        case Name: return run.warnings.empty() ? fromStd(run.directory) : fromStd(run.directory) + QStringLiteral("\n\n") + warningsText(run);
         case Warnings:
         case Accuracy:
         case FhrPointsMean:
@@ -293,7 +302,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const
     if (role == Qt::DisplayRole) {
         switch (column) {
         case Name: return fromStd(run.name);
-        case Status: return statusText(run);
+        case Status: return elided(statusText(run), kStatusCellChars);
         case Dataset: return fromStd(run.dataset);
         case Model: return fromStd(run.model);
         case Particles: return run.particles > 0 ? QString::number(run.particles) : kDash;

@@ -9,6 +9,7 @@
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QToolTip>
 
 #include <algorithm>
@@ -22,8 +23,9 @@ ClassCountChart::ClassCountChart(QWidget* parent) : QChartView(parent)
     chart()->setMargins(QMargins(2, 2, 2, 2));
     chart()->legend()->setAlignment(Qt::AlignTop);
     chart()->setBackgroundRoundness(0);
-    setToolTip(tr("Training images per class after the long-tailed split, head to tail. "
-                  "Colours: head / med / tail thirds by class index (the paper's regions)."));
+    m_about = tr("Training images per class after the long-tailed split, head to tail. "
+                 "Colours: head / med / tail thirds by class index (the paper's regions).");
+    setToolTip(m_about);
     showMessage(tr("No data set chosen"));
 }
 
@@ -36,8 +38,29 @@ void ClassCountChart::showMessage(const QString& message)
         chart()->removeAxis(axis);
         delete axis;
     }
-    chart()->setTitle(message);
+    setTitle(message);
     applyChartPalette(chart(), palette());
+}
+
+void ClassCountChart::setTitle(const QString& title)
+{
+    m_title = title;
+    elideTitle();
+}
+
+void ClassCountChart::elideTitle()
+{
+    // A chart's title does not wrap: in the narrow panel it is elided to the chart's width (the
+    // whole title is the tooltip's first line) rather than cut at both ends.
+    const int room = std::max(40, width() - 16);
+    chart()->setTitle(QFontMetrics(chart()->titleFont()).elidedText(m_title, Qt::ElideRight, room));
+    setToolTip(m_title.isEmpty() ? m_about : m_title + QStringLiteral("\n") + m_about);
+}
+
+void ClassCountChart::resizeEvent(QResizeEvent* event)
+{
+    QChartView::resizeEvent(event);
+    elideTitle();
 }
 
 void ClassCountChart::changeEvent(QEvent* event)
@@ -54,7 +77,7 @@ void ClassCountChart::setCounts(const QStringList& classNames, const std::vector
     m_counts = counts;
     m_names = classNames;
     if (counts.empty()) {
-        chart()->setTitle(note.isEmpty() ? tr("No classes") : note);
+        setTitle(note.isEmpty() ? tr("No classes") : note);
         return;
     }
     const std::vector<lbd::Region> regions = lbd::classRegions(counts, lbd::RegionScheme::ThirdsByIndex);
@@ -115,11 +138,12 @@ void ClassCountChart::setCounts(const QStringList& classNames, const std::vector
     for (int64_t n : counts) {
         total += n;
     }
-    const int64_t smallest = *std::min_element(counts.begin(), counts.end());
-    chart()->setTitle(tr("%1 training images, %2 to %3 per class%4")
+    // A user's folder is in name order, not by count: the range is the largest to the smallest.
+    const auto [smallest, largest] = std::minmax_element(counts.begin(), counts.end());
+    setTitle(tr("%1 training images, %2 to %3 per class%4")
                           .arg(total)
-                          .arg(counts.front())
-                          .arg(smallest)
+                          .arg(*largest)
+                          .arg(*smallest)
                           .arg(note.isEmpty() ? QString() : QStringLiteral(" (") + note + QLatin1Char(')')));
     connect(series, &QStackedBarSeries::hovered, this, [this](bool status, int index, QBarSet*) {
         if (status && index >= 0 && index < int(m_counts.size())) {

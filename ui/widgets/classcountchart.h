@@ -21,11 +21,18 @@ public:
     void setCounts(const QStringList& classNames, const std::vector<int64_t>& counts, const QString& note = {});
     void showMessage(const QString& message); // no counts (yet): e.g. "reading the folder..."
     const std::vector<int64_t>& counts() const { return m_counts; }
+    QString title() const { return m_title; } // whole; the chart shows it elided to its width
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void setTitle(const QString& title);
+    void elideTitle();
+
+    QString m_title;
+    QString m_about; // what the chart shows, the tooltip after the title
     std::vector<int64_t> m_counts;
     QStringList m_names;
 };

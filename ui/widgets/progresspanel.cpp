@@ -56,6 +56,13 @@ void ProgressPanel::reset(const QString& state)
 void ProgressPanel::setState(const QString& state)
 {
     m_state->setText(QStringLiteral("<b>%1</b>").arg(state));
+    m_state->setToolTip({});
+}
+
+void ProgressPanel::markDegenerate(const QString& headline)
+{
+    m_state->setText(QStringLiteral("<b style='color:#b35c00'>%1</b>").arg(tr("⚠ Degenerate")));
+    m_state->setToolTip(tr("The run ended, but its decisions are degenerate: %1.").arg(headline));
 }
 
 void ProgressPanel::end(const QString& state)

@@ -24,6 +24,9 @@ public:
     // The run no longer trains ("Stopped", "Finished", "Failed", "Opened"): the position stays,
     // the ETA goes.
     void end(const QString& state);
+    // The run shown ended degenerate: the state reads "⚠ Degenerate" (not "Finished"), its
+    // tooltip says why; the next setState / end / reset replaces it.
+    void markDegenerate(const QString& headline);
     void setBatch(const lbd::BatchProgress& progress);
     void setEpoch(const lbd::EpochMetrics& metrics);
     QString text() const;
