@@ -116,12 +116,12 @@ void printPrediction(const Prediction& p, const std::string& path, const std::ve
                 p.uncertainty.total, p.uncertainty.aleatoric, p.uncertainty.epistemic, p.uncertainty.voteDisagreement);
     std::printf("  input: %s\n", p.inputDescription.c_str());
     if (p.ood && p.ood->caution) {
-        std::printf("  CAUTION: this image is unlike the run's %s (%s score %.4g > threshold %.4g, which %.0f %% of "
-                    "them pass): the decision above may be meaningless\n",
-                    p.ood->fittedOn.c_str(), p.ood->method.c_str(), p.ood->score, p.ood->threshold, 100 * p.ood->passRate);
+        std::printf("  CAUTION: this image is unlike the run's training images (%s score %.4g > threshold %.4g, which "
+                    "%.0f %% of the %s pass): the decision above may be meaningless\n",
+                    p.ood->method.c_str(), p.ood->score, p.ood->threshold, 100 * p.ood->passRate, p.ood->fittedOn.c_str());
     } else if (p.ood) {
-        std::printf("  familiar: like the run's %s (%s score %.4g <= threshold %.4g)\n", p.ood->fittedOn.c_str(),
-                    p.ood->method.c_str(), p.ood->score, p.ood->threshold);
+        std::printf("  familiar: like the run's training images (%s score %.4g <= threshold %.4g, set on the %s)\n",
+                    p.ood->method.c_str(), p.ood->score, p.ood->threshold, p.ood->fittedOn.c_str());
     } else {
         std::printf("  not checked for being unlike the training data: %s\n", p.oodNote.c_str());
     }

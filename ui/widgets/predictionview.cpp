@@ -206,9 +206,11 @@ void PredictionView::showPrediction(const lbd::Prediction& p, const Labels& labe
                                                 : tr("Input: %1.").arg(QString::fromStdString(p.inputDescription)));
 
     if (p.ood && p.ood->caution) {
-        m_caution->setText(tr("<b>Caution: this image is unlike the run's %1.</b> Its %2 score %3 is above %4, the value "
-                              "that %5 % of them pass, so the decision and the probabilities below may mean nothing "
-                              "for it.")
+        // %1 is the fit's images (the validation split, the images the long tail left out, ...):
+        // alike to the training images but unseen by the network (core/eval/oodimages.h).
+        m_caution->setText(tr("<b>Caution: this image is unlike the run's training images.</b> Its %2 score %3 is above "
+                              "%4, the value that %5 % of the %1 pass, so the decision and the probabilities below may "
+                              "mean nothing for it.")
                                .arg(QString::fromStdString(p.ood->fittedOn).toHtmlEscaped(),
                                     QString::fromStdString(p.ood->method).toHtmlEscaped())
                                .arg(p.ood->score, 0, 'g', 4)
@@ -217,7 +219,7 @@ void PredictionView::showPrediction(const lbd::Prediction& p, const Labels& labe
         m_caution->setStyleSheet(QStringLiteral("color: #b00020; background: #fde7ea; padding: 6px; "
                                                 "border: 1px solid #b00020; border-radius: 3px;"));
     } else if (p.ood) {
-        m_caution->setText(tr("Like the run's %1: %2 score %3, within the %4 that %5 % of them pass.")
+        m_caution->setText(tr("Like the run's training images: %2 score %3, within the %4 that %5 % of the %1 pass.")
                                .arg(QString::fromStdString(p.ood->fittedOn).toHtmlEscaped(),
                                     QString::fromStdString(p.ood->method).toHtmlEscaped())
                                .arg(p.ood->score, 0, 'g', 4)
