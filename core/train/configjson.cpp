@@ -2,11 +2,13 @@
 #include "core/util/jsonfile.h"
 
 #include "core/eval/decisionrule.h"
+#include "core/lbd/priorutility.h"
 #include "core/lbd/utilitysetting.h"
 #include "core/train/configfields.h"
 #include "core/util/atomicfile.h"
 #include "core/util/error.h"
 #include "core/util/namedchoice.h"
+#include "core/util/numbertext.h"
 #include "core/lbd/utilitymatrix.h"
 
 #include <nlohmann/json.hpp>
@@ -292,6 +294,27 @@ std::optional<std::string> protocolContradiction(const TrainConfig& config)
         }
         return std::nullopt;
     };
+    // Both paper protocols train the published way on every image of the long-tailed split, and LBD
+    // (more than one particle) without the logit-adjusted loss, which only the one-network
+    // logit-adjustment baselines use (lbd-math.md section 8).
+    const auto training = [&]() -> std::optional<std::string> {
+        if (config.data.longTail.validationFraction > 0.0) {
+            return "protocol " + name + " trains on every image of the long-tailed split, as the paper, but "
+                   "data.val_fraction is " + numberText(config.data.longTail.validationFraction, 6)
+                + " (that share is held out for validation)";
+        }
+        if (config.objective.logitAdjustment && config.model.particles > 1) {
+            return "protocol " + name + " trains LBD without the logit-adjusted loss (only the one-particle "
+                   "logit-adjustment baselines use it), but objective.logit_adjustment is true with "
+                + std::to_string(config.model.particles) + " particles";
+        }
+        return std::nullopt;
+    };
+    if (config.protocol != Protocol::App) {
+        if (auto why = training()) {
+            return why;
+        }
+    }
     switch (config.protocol) {
     case Protocol::App: return std::nullopt;
     case Protocol::PaperStandard:
@@ -329,6 +352,10 @@ void applyProtocol(TrainConfig& config, Protocol protocol)
     }
     config.decision.rule = DecisionRule::MeanLogit;
     config.decision.deferUtility.reset(); // mean-logit does not score by expected utility
+    config.data.longTail.validationFraction = 0.0;
+    if (config.model.particles > 1) {
+        config.objective.logitAdjustment = false;
+    }
 }
 
 void applyProtocolToJson(json& config, Protocol protocol)
@@ -347,6 +374,13 @@ void applyProtocolToJson(json& config, Protocol protocol)
     }
     config["decision"]["rule"] = decisionRuleName(DecisionRule::MeanLogit);
     config["decision"]["defer"] = nullptr;
+    config["data"]["val_fraction"] = 0.0;
+    const json& model = config.contains("model") && config["model"].is_object() ? config["model"] : json::object();
+    const json particles = model.value("particles", json(TrainConfig{}.model.particles));
+    if (particles.is_number_integer() && particles.get<int64_t>() > 1 && config["objective"].is_object()
+        && config["objective"].contains("logit_adjustment")) {
+        config["objective"]["logit_adjustment"] = false;
+    }
 }
 
 std::optional<std::string> mergeOverrides(json& config, const json& patch)
@@ -422,6 +456,9 @@ void TrainConfig::validate() const
     }
     if (decision.deferUtility) {
         checkDeferUtility(*decision.deferUtility, decision.rule, "decision.defer");
+    }
+    if (!decision.utility.byValue() && isPriorUtilitySpec(decision.utility.spec)) {
+        checkPriorUtilityRule(decision.rule, "decision.utility " + decision.utility.spec + " with decision.rule eq7");
     }
 }
 

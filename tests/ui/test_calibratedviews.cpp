@@ -128,6 +128,13 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!lab->isBusy() && lab->evaluatedMatrix() == expected, 30000);
         QVERIFY2(tuning->resultText().contains(QStringLiteral("validation")), qPrintable(tuning->resultText()));
 
+        // With eq7, prior:tau would decide the head class (vector H): the button is off and says why.
+        window.utilityDocument()->setRule(lbd::DecisionRule::Eq7);
+        QVERIFY(!tuning->priorButton()->isEnabled());
+        QVERIFY2(tuning->priorButton()->toolTip().contains(QStringLiteral("vector H")), qPrintable(tuning->priorButton()->toolTip()));
+        window.utilityDocument()->setRule(lbd::DecisionRule::Expected);
+        QTRY_VERIFY_WITH_TIMEOUT(tuning->priorButton()->isEnabled(), 30000);
+
         // Without a validation split the button is off.
         QVERIFY(window.openRun(m_withoutValidation));
         QTRY_VERIFY_WITH_TIMEOUT(lab->hasRun() && lab->runDirectory() == m_withoutValidation && !lab->isBusy(), 30000);

@@ -361,7 +361,7 @@ bool MainWindow::startTraining()
         view->beginRun(context);
     }
     m_lastError.clear();
-    m_runFolderLabel->setText(tr("Run folder: %1 (%2)").arg(runDirectory, runDecisionText(config)));
+    m_runFolderLabel->setText(tr("Run folder: %1 (%2)").arg(runDirectory, m_panel->protocolText())); // the panel's own line
     m_runFolderLabel->setToolTip(m_runFolderLabel->text());
     m_deviceLabel->setText(tr("Device: %1").arg(deviceText(config.train.device, m_panel->dataParallelRanks())));
     m_progress->reset(tr("Starting"));

@@ -46,6 +46,7 @@ DecisionTuningPanel::DecisionTuningPanel(UtilityDocument* document, QWidget* par
                                  "class frequencies, as the expected utility of U = diag(1 / pi^\u03c4) (prior:\u03c4). "
                                  "Chooses \u03c4 with the highest balanced (mean per-class) accuracy on the run's VALIDATION "
                                  "split, sets the shared matrix to it (one undo step) and shows the TEST split."));
+    m_priorButton->setProperty("baseToolTip", m_priorButton->toolTip()); // updateButtons adds why it is off with eq7
     m_deferButton = new QPushButton(tr("Tune r on validation"), this);
     m_deferButton->setObjectName(QStringLiteral("tuneDeferUtility"));
     m_coverage = new QDoubleSpinBox(this);
@@ -132,7 +133,11 @@ void DecisionTuningPanel::updateButtons()
     const lbd::DecisionRuleInfo& rule = lbd::decisionRuleInfo(m_document->rule());
     const bool ready = m_hasValidation && !m_tuning.isRunning();
     m_tailButton->setEnabled(ready && rule.usesUtility);
-    m_priorButton->setEnabled(ready && rule.usesUtility);
+    // prior:tau with eq7 would decide the head class (lbd-math.md section 9, vector H): off, saying why.
+    const auto refusal = lbd::priorUtilityRefusal(m_document->rule());
+    m_priorButton->setEnabled(ready && rule.usesUtility && !refusal);
+    m_priorButton->setToolTip(m_priorButton->property("baseToolTip").toString()
+                              + (refusal ? tr("\n\nOff with the eq7 rule: %1.").arg(QString::fromStdString(*refusal)) : QString()));
     m_deferButton->setEnabled(ready && rule.supportsDefer);
     m_budget->setEnabled(m_hasValidation);
     m_coverage->setEnabled(m_hasValidation);

@@ -11,6 +11,7 @@
 #include "ui/panels/runsection.h"
 #include "ui/panels/presetlibrary.h"
 #include "ui/style/configerrortext.h"
+#include "ui/style/decisionruletext.h"
 #include "ui/utility/utilitydocument.h"
 #include "ui/widgets/decisioncontrols.h"
 
@@ -48,6 +49,20 @@ int64_t modelInputSide(const lbd::TrainConfig& config)
     return std::max(native, config.augment.outputSize);
 }
 
+// Whether a spec ("onehot", "tail:2") names exactly this matrix for these classes.
+bool resolvesTo(const lbd::UtilitySetting& setting, const lbd::UtilityMatrix& matrix, const QStringList& classNames)
+{
+    std::vector<std::string> names;
+    for (const QString& name : classNames) {
+        names.push_back(name.toStdString());
+    }
+    try {
+        return lbd::resolveUtility(setting, names, "decision.utility") == matrix;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 } // namespace
 
 ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : QWidget(parent), m_decisions(decisions)
@@ -76,10 +91,15 @@ ExperimentPanel::ExperimentPanel(UtilityDocument* decisions, QWidget* parent) : 
     m_decisionMatrix->setWordWrap(true);
     m_decisionMatrix->setToolTip(tr("How the run's evaluations decide: the Utility page's matrix (stored by value in the "
                                     "run), the rule and the defer option. Re-deciding later needs no retraining (Decision lab)."));
+    m_protocol = new QLabel(decisionBox);
+    m_protocol->setObjectName(QStringLiteral("protocolLine"));
+    m_protocol->setWordWrap(true);
+    m_protocol->setToolTip(tr("The protocol the run's numbers follow (lbd-math.md section 8), as the status bar names it."));
     m_decisionControls = new DecisionControls(m_decisions, DecisionControls::Layout::Stacked, decisionBox);
     auto* decisionLayout = new QVBoxLayout(decisionBox);
     decisionLayout->setContentsMargins(0, 0, 0, 0);
     decisionLayout->addWidget(m_decisionMatrix);
+    decisionLayout->addWidget(m_protocol);
     decisionLayout->addWidget(m_decisionControls);
 
     auto* content = new QWidget;
@@ -352,6 +372,10 @@ lbd::TrainConfig ExperimentPanel::config() const
     // The shared decision settings, the matrix by value (a run never depends on a user's file).
     if (m_decisions->classNames() == m_dataset->classNames() && m_decisions->classCount() > 0) {
         config.decision.utility = m_decisions->setting();
+        if (!m_base.decision.utility.byValue() && !lbd::isUtilityFileSpec(m_base.decision.utility.spec)
+            && resolvesTo(m_base.decision.utility, m_decisions->matrix(), m_dataset->classNames())) {
+            config.decision.utility = m_base.decision.utility; // "onehot" as loaded: what `lbd train` records too
+        }
     } else {
         config.decision.utility = lbd::utilityFromSpec("onehot"); // not for these classes: see the warning
     }
@@ -404,6 +428,7 @@ void ExperimentPanel::updateDecisionLabel()
                                   .arg(m_decisions->sourceText().toLower()));
 }
 QString ExperimentPanel::validationMessage() const { return m_valid ? QString() : m_message->text(); }
+QString ExperimentPanel::protocolText() const { return runDecisionText(config(), m_base.protocol); }
 
 QString ExperimentPanel::crossFieldError(const lbd::TrainConfig& config) const
 {
@@ -461,13 +486,8 @@ QString ExperimentPanel::crossFieldWarning(const lbd::TrainConfig& config) const
                      .arg(m_stretchedFrom)
                      .arg(std::accumulate(m_dataset->trainCounts().begin(), m_dataset->trainCounts().end(), int64_t(0)));
     }
-    if (m_base.protocol != lbd::Protocol::App) {
-        lbd::TrainConfig asLoaded = config;
-        asLoaded.protocol = m_base.protocol;
-        if (const auto why = lbd::protocolContradiction(asLoaded)) {
-            notes << tr("Protocol: app, no longer %1 (%2).")
-                         .arg(QString::fromStdString(lbd::protocolName(m_base.protocol)), QString::fromStdString(*why));
-        }
+    if (config.protocol != m_base.protocol) { // changed away from the loaded protocol: say so in the one text
+        notes << tr("Settings changed: %1.").arg(runDecisionText(config, m_base.protocol));
     }
     const bool oneHot = config.objective.utility.byValue() ? config.objective.utility.matrix.isOneHot()
                                                            : config.objective.utility.spec == "onehot";
@@ -499,6 +519,7 @@ QString ExperimentPanel::validate()
     } catch (const std::exception& e) {
         error = QString::fromUtf8(e.what());
     }
+    m_protocol->setText(tr("Protocol: %1.").arg(runDecisionText(current, m_base.protocol)));
     if (error.isEmpty()) {
         showMessage(crossFieldWarning(current), false);
     } else {

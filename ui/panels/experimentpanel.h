@@ -54,6 +54,9 @@ public:
     // Empty when the settings can start a run; otherwise the reason, also shown inline.
     QString validate();
     QString validationMessage() const;
+    // What Start trains, as the status bar will say it (runDecisionText of config() and the
+    // protocol the settings were loaded with): "protocol paper-standard, decided by mean-logit".
+    QString protocolText() const;
     const std::vector<int64_t>& trainCounts() const;
     QStringList classNames() const;
     // False while the data set section cannot read the chosen data set (Start is disabled then).
@@ -93,6 +96,7 @@ private:
     ObjectiveSection* m_objective = nullptr;
     RunSection* m_run = nullptr;
     QLabel* m_decisionMatrix = nullptr;
+    QLabel* m_protocol = nullptr; // protocolText(), kept current by validate()
     DecisionControls* m_decisionControls = nullptr;
     QLabel* m_message = nullptr;
     QLabel* m_estimate = nullptr;
