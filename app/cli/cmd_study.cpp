@@ -176,8 +176,8 @@ int runStudy(StudyCommandOptions& o)
         log << "study " << study.spec.name << ": " << study.cells.size() << " cells x " << study.seeds.size() << " seeds = "
             << study.runs.size() << " runs in " << directory << '\n';
         if (shard.enabled()) {
-            log << "shard " << shard.text() << " (from " << shard.source << "): runs k with k mod " << shard.count << " = "
-                << shard.index << ", the other shards' runs are left to their processes\n";
+            log << "shard " << shard.text() << " (from " << shard.source << "): runs k (from 0) with (k mod " << shard.count
+                << ") + 1 = " << shard.index + 1 << ", the other shards' runs are left to their processes\n";
         }
     }
     std::vector<StudyProgress> latest(study.runs.size());
@@ -295,7 +295,7 @@ Command addStudyCommand(CLI::App& lbd)
                   "repeatable) instead of training them again; reused.json in the study says from where")
         ->type_name("DIR");
     c->add_option("--shard", o->shard,
-                  "train only shard I of N (run k of the study belongs to shard k mod N, counting from 0), for several "
+                  "train only shard I of N, I from 1 to N (run k of the study, counting from 0, belongs to shard (k mod N) + 1), for several "
                   "hosts on one shared study folder; default: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT where a "
                   "job array sets them. Exit status 0 when this shard's runs finished; results/ counts every run on disk")
         ->type_name("I/N");

@@ -22,9 +22,8 @@ void saveTestProbabilities(const std::string& path, const torch::Tensor& probabi
 
 int64_t probabilityFileLimit(int64_t particles, int64_t images, const std::vector<std::string>& classNames)
 {
-    constexpr int64_t kAllowance = int64_t(1) << 20; // zip headers and alignment, the pickle: ~1 KB
     const int64_t classes = static_cast<int64_t>(classNames.size());
-    int64_t limit = kAllowance;
+    int64_t limit = kProbabilityFileAllowance;
     for (const std::string& name : classNames) {
         limit += static_cast<int64_t>(name.size()) + 16;
     }
@@ -98,7 +97,8 @@ TestProbabilities loadRunProbabilities(const std::string& path, int64_t particle
         throw InputError(path + ": " + std::to_string(size) + " bytes, more than the " + std::to_string(limit)
                          + " its run allows (" + std::to_string(particles) + " particles x " + std::to_string(images)
                          + " images x " + std::to_string(classNames.size())
-                         + " classes, and 1 MiB for headers): not this run's file; not read");
+                         + " classes, and " + std::to_string(kProbabilityFileAllowance >> 20)
+                         + " MiB for headers): not this run's file; not read");
     }
     return loadTestProbabilities(path, limit);
 }

@@ -31,6 +31,7 @@ TestProbabilities loadTestProbabilities(const std::string& path, int64_t maxByte
 // The most bytes saveTestProbabilities writes for `particles` x `images` x `classNames`: the
 // tensors, the names, and a bounded allowance for the zip's headers and the pickle. A run's file
 // larger than this is not its own (a 2 GiB file behind an intact start cost 1 GB to refuse).
+inline constexpr int64_t kProbabilityFileAllowance = int64_t(1) << 20; // zip headers, alignment, the pickle: ~1 KB
 int64_t probabilityFileLimit(int64_t particles, int64_t images, const std::vector<std::string>& classNames);
 // loadTestProbabilities held to probabilityFileLimit, from the run's config (particles) and
 // run.json (images, class names); the size is checked before the file is opened.
