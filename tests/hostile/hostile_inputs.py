@@ -28,6 +28,8 @@ import threading
 import time
 import zlib
 
+import round_three
+
 TINY_CONFIG = {
     "name": "tiny",
     "data": {"dataset": "synthetic", "imbalance_ratio": 4,
@@ -278,9 +280,10 @@ def cases(fx):
     lbd = fx.lbd
     out = []
 
-    def case(number, what, args, codes, words=(), checks=(), file_size_limit=None, prepare=None):
+    def case(number, what, args, codes, words=(), checks=(), file_size_limit=None, prepare=None, max_rss_mb=None,
+             max_seconds=None):
         out.append(dict(number=number, what=what, args=args, codes=codes, words=words, checks=checks,
-                        file_size_limit=file_size_limit, prepare=prepare))
+                        file_size_limit=file_size_limit, prepare=prepare, max_rss_mb=max_rss_mb, max_seconds=max_seconds))
 
     # 1-2: a write that fails part way (RLIMIT_FSIZE: EFBIG, the same path as ENOSPC) while the
     # next checkpoint is written. Continue a finished 2-epoch run to 4 epochs under a limit below
@@ -396,6 +399,7 @@ def cases(fx):
          [lambda: status_is(stale, "finished")], prepare=mark_running)
     disk_full_cases(fx, case)
     round_two_cases(fx, case)
+    round_three.cases(fx, case)
     return out
 
 
@@ -412,7 +416,7 @@ def round_two_cases(fx, case):
         with open(os.path.join(sparse, "test_probabilities.pt"), "wb") as f:
             f.truncate(2 << 30)  # 2 GiB of zeros that take no disk
     case("r1a", "test_probabilities.pt a 2 GiB sparse file", [lbd, "eval", sparse], {2},
-         ["test_probabilities.pt", "not a zip"], prepare=make_sparse)
+         ["test_probabilities.pt", "its run allows"], prepare=make_sparse)
     case("r1b", "a study factor with 2,000,000 values", [lbd, "study", p("huge-factor-study.json"), "--out",
                                                          p("refused-study")], {2},
          ["huge-factor-study.json", "1000"], [lambda: no_path(p("refused-study"))])
@@ -521,9 +525,9 @@ def main():
             for word in c["words"]:
                 if word.lower() not in outcome.output.lower():
                     problems.append("the message does not mention %r" % word)
-            if outcome.rss_mb > options.max_rss_mb:
+            if outcome.rss_mb > min(options.max_rss_mb, c["max_rss_mb"] or options.max_rss_mb):
                 problems.append("peak memory %.0f MB" % outcome.rss_mb)
-            if outcome.seconds > options.time_limit:
+            if outcome.seconds > min(options.time_limit, c["max_seconds"] or options.time_limit):
                 problems.append("took %.1f s" % outcome.seconds)
             for check in c["checks"]:
                 problem = check()
