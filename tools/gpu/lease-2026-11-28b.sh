@@ -78,7 +78,8 @@ log "start on $(wc -l < "$out/gpu.txt") GPU(s), commit $(cat "$out/commit.txt" 2
   mkdir -p "$out/recipe-seed0"
   (cd "$LEASE/recipe-seed0" && for f in *; do
      case "$f" in
-       *.pt) [ "$f" = weights.pt ] && cp "$f" "$out/recipe-seed0/$f.bin" ;;
+       weights.pt|checkpoint.pt) cp "$f" "$out/recipe-seed0-$f.bin" ;; # beside the archive (gpu-lease.sh)
+       *.pt) ;;
        *) [ -f "$f" ] && cp "$f" "$out/recipe-seed0/" ;;
      esac
    done)
