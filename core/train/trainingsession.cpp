@@ -2,6 +2,7 @@
 #include "core/train/trainingsessionstate.h"
 #include "core/util/jsonfile.h"
 
+#include "core/compat/capturegate.h"
 #include "core/compat/torchcompat.h"
 #include "core/data/augmentation.h"
 #include "core/data/batchsource.h"
@@ -24,6 +25,7 @@
 #include "core/train/divergencemonitor.h"
 #include "core/train/epochmetricsjson.h"
 #include "core/train/flatsgd.h"
+#include "core/train/fusedmember.h"
 #include "core/train/lrschedule.h"
 #include "core/train/particleprobabilities.h"
 #include "core/train/pythonexport.h"
@@ -243,7 +245,8 @@ void TrainingSession::State::buildBatchesAndStep()
     const Dataset& dataset = data.dataset;
     // The collectives between the ranks are not captured in a CUDA graph (Gloo's cannot be; NCCL's
     // could, with the communicator warmed up outside the capture: not done yet).
-    const bool useGraph = config.train.cudaGraph && device.is_cuda() && !communicator;
+    // A fused run's step is shared with its group's threads: never captured (trainstep.h).
+    const bool useGraph = config.train.cudaGraph && device.is_cuda() && !communicator && callbacks.fused == nullptr;
     BatchOptions trainOptions;
     trainOptions.batchSize = config.train.batchSize;
     trainOptions.seed = config.train.seed;
@@ -288,6 +291,14 @@ void TrainingSession::State::buildBatchesAndStep()
     stepOptions.channelsLast = config.train.channelsLast && device.is_cuda();
     stepOptions.communicator = communicator.get();
     stepOptions.syncBatchNorm = config.train.syncBatchNorm && communicator;
+    stepOptions.onGraphMessage = [this](const std::string& line) { message(line); };
+    if (callbacks.fused != nullptr) {
+        if (communicator) {
+            throw InputError("a data-parallel run cannot be fused with other runs");
+        }
+        stepOptions.fusedMember = callbacks.fused;
+        callbacks.fused->join(model, *optimizer);
+    }
     step = std::make_unique<TrainStep>(model, *objective, *optimizer, device, stepOptions);
 }
 
@@ -330,10 +341,16 @@ void TrainingSession::setUp()
     if (s.resume) {
         s.lock.emplace(RunLock::acquire(s.folder.directory())); // before reading what another trainer may write
     }
+    // Safe points between the stages: a run starting while another captures waits there, not
+    // for the whole set-up (reading the data may take minutes).
     s.prepareDevice();
+    compat::yieldToCapture();
     s.loadData();
+    compat::yieldToCapture();
     s.buildModelAndObjective();
+    compat::yieldToCapture();
     s.openOrStartFolder();
+    compat::yieldToCapture();
     s.synchronizeRanks();
     s.runStart = Clock::now();
     s.lastCheckpoint = s.runStart;
@@ -363,6 +380,7 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
     while (s.trainBatches->next(batch)) {
         const auto pausedAt = Clock::now();
         while (s.control && s.control->pauseRequested.load() && !s.stopRequested()) {
+            compat::yieldToCapture(); // a paused run must not keep another run's capture waiting
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
         // Time spent paused is not training: the images/s, the ETA and the elapsed time skip it.
@@ -372,6 +390,9 @@ bool TrainingSession::train(int epoch, EpochMetrics& metrics)
         if (s.stopAgreed()) {
             return false;
         }
+        // Between two steps nothing of this run is in flight on the host: another run's CUDA
+        // graph may be captured here (core/compat/capturegate.h).
+        compat::yieldToCapture();
         s.step->run(batch.images, batch.labels, batch.fixedShape);
         // Data-parallel: every rank's share of the batch, so that rank 0's progress (the
         // launcher's progress bar) gives the run's images/s and ETA.
@@ -479,6 +500,7 @@ void TrainingSession::evaluate(EpochMetrics& metrics)
     SplitProbabilities test = s.probabilitiesOf(*s.testBatches, s.data.dataset.test.size());
     std::optional<SplitProbabilities> validation;
     if (s.validationBatches) {
+        compat::yieldToCapture();
         validation = s.probabilitiesOf(*s.validationBatches, s.data.dataset.validation.size());
     }
     if (!s.primary()) {
