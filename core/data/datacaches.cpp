@@ -53,6 +53,7 @@ CacheSettings settingsOf(const RawDataset& raw, int threads)
     CacheSettings settings;
     settings.maxSide = std::max(raw.format.height, raw.format.width); // as runCacheSettings
     settings.channels = raw.format.channels;
+    settings.background = raw.format.background; // data.alpha_background
     settings.threads = threads;
     return settings;
 }

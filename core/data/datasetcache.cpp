@@ -177,6 +177,9 @@ void DatasetCache::parse()
     m_maxSide = get<uint32_t>(base + kMaxSide);
     m_channels = get<uint32_t>(base + kChannels);
     m_fingerprint = get<uint64_t>(base + kFingerprint);
+    if (base[kBackground + 3] == 1) {
+        m_background = {base[kBackground], base[kBackground + 1], base[kBackground + 2]};
+    } // else 0: written before the background was recorded, on white
     // The builder's range (datasetcachebuilder.cpp): it also keeps height * width * channels far
     // from 2^64, where a 3-channel entry's size would wrap and pass the size check.
     if ((m_format != CacheImageFormat::Raw && m_format != CacheImageFormat::Jpeg) || (m_channels != 1 && m_channels != 3)

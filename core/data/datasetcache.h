@@ -6,7 +6,7 @@
 // the device as without it. No torch here (bytes in, bytes out): the format is tested on its own.
 //
 // Layout (little-endian): a 96-byte header (magic "LBDCACHE", version, format, max side, channels,
-// quality, count, the offsets of the index, the names block and the pixel data, the source's
+// the alpha background, count, the offsets of the index, the names block and the pixel data, the source's
 // fingerprint, a checksum), the index (one 56-byte entry per image: offset, bytes, height, width,
 // channels, CRC-32 of its bytes, label, source size, source mtime), then the names block (class
 // names, source paths), then the images. The checksum (FNV-1a 64) covers the header, the index and
@@ -31,6 +31,9 @@ struct CacheSettings {
     CacheImageFormat format = CacheImageFormat::Raw;
     int jpegQuality = 95;    // JPEG caches: the re-encoding's quality, 1..100 (95: OpenCV's imwrite default)
     int threads = 0;         // decoding threads while building (0: every core)
+    // What transparent pixels are composited on (data.alpha_background): the stored pixels depend
+    // on it, so another background is another cache file (datasetcachestore.h).
+    AlphaBackground background = kWhiteBackground;
 };
 
 // One source file as the fingerprint sees it.
@@ -88,6 +91,7 @@ public:
     CacheImageFormat format() const { return m_format; }
     int64_t maxSide() const { return m_maxSide; }
     int64_t channels() const { return m_channels; }
+    const AlphaBackground& background() const { return m_background; }
     int64_t fileBytes() const { return static_cast<int64_t>(m_mappedBytes); }
     // Heap bytes this object holds (the index and the names): the pixels stay in the map, so a
     // cache larger than the memory budget is streamed by the page cache, not loaded.
@@ -118,6 +122,7 @@ private:
     CacheImageFormat m_format = CacheImageFormat::Raw;
     int64_t m_maxSide = 0;
     int64_t m_channels = 0;
+    AlphaBackground m_background = kWhiteBackground;
 };
 
 inline constexpr uint32_t kDatasetCacheVersion = 1;

@@ -46,7 +46,7 @@ EncodedImage encodeImage(const std::string& path, const CacheSettings& settings)
     if (header && header->sizeKnown() && header->height > 0 && header->width > 0) {
         cachedImageSize(header->height, header->width, settings.maxSide, height, width);
     } // else a format whose size its header does not say: stored square at maxSide
-    const ImageFormat format{settings.channels, height, width};
+    const ImageFormat format{settings.channels, height, width, settings.background};
     EncodedImage image;
     image.height = static_cast<uint32_t>(height);
     image.width = static_cast<uint32_t>(width);
@@ -243,6 +243,8 @@ void buildDatasetCache(const std::string& cachePath, const std::vector<std::stri
         put<uint32_t>(header + kFormat, static_cast<uint32_t>(settings.format));
         put<uint32_t>(header + kMaxSide, static_cast<uint32_t>(settings.maxSide));
         put<uint32_t>(header + kChannels, static_cast<uint32_t>(settings.channels));
+        const uint8_t background[4] = {settings.background[0], settings.background[1], settings.background[2], 1};
+        std::memcpy(header + kBackground, background, sizeof(background));
         put<uint64_t>(header + kCount, paths.size());
         put<uint64_t>(header + kIndexOffset, kHeaderBytes);
         put<uint64_t>(header + kNamesOffset, kHeaderBytes + indexBytes);

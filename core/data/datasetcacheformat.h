@@ -14,8 +14,10 @@ inline constexpr size_t kHeaderBytes = 96;
 inline constexpr size_t kEntryBytes = 56;
 inline constexpr uint64_t kImageAlignment = 64; // each image starts on a cache line
 
-// Header field offsets.
-inline constexpr size_t kVersion = 8, kFormat = 12, kMaxSide = 16, kChannels = 20, kReserved = 24, kCount = 32,
+// Header field offsets. kBackground: the colour transparent pixels were composited on, bytes
+// R, G, B and a marker 1; caches written before it was recorded hold 0 there and were composited
+// on white (the decoders' only background then).
+inline constexpr size_t kVersion = 8, kFormat = 12, kMaxSide = 16, kChannels = 20, kBackground = 24, kCount = 32,
                         kIndexOffset = 40, kNamesOffset = 48, kNamesBytes = 56, kDataOffset = 64, kFingerprint = 72,
                         kChecksum = 80;
 

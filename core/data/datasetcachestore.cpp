@@ -8,6 +8,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -28,16 +29,22 @@ std::string datasetCachePath(const std::string& directory, const std::string& da
                              const CacheSettings& settings)
 {
     const bool jpeg = settings.format == CacheImageFormat::Jpeg;
-    // Another JPEG quality is another cache (its pixels differ); raw caches have none.
+    // Another JPEG quality is another cache (its pixels differ); raw caches have none. So is another
+    // alpha background; white keeps the key (and the file) that caches had before it was a setting.
+    const bool white = settings.background == kWhiteBackground;
+    std::string background = white ? std::string() : alphaBackgroundName(settings.background);
+    background.erase(std::remove(background.begin(), background.end(), '#'), background.end());
     const std::string key = datasetName + '\n' + role + '\n' + std::to_string(settings.maxSide) + '\n'
                             + std::to_string(settings.channels) + '\n' + std::to_string(int(settings.format))
-                            + (jpeg ? '\n' + std::to_string(settings.jpegQuality) : std::string());
+                            + (jpeg ? '\n' + std::to_string(settings.jpegQuality) : std::string())
+                            + (white ? std::string() : "\nbackground " + background);
     char hex[17];
     std::snprintf(hex, sizeof(hex), "%016llx",
                   static_cast<unsigned long long>(cacheformat::fnv1a(reinterpret_cast<const uint8_t*>(key.data()), key.size())));
     const std::string format = jpeg ? "jpeg" + std::to_string(settings.jpegQuality) : "raw";
+    const std::string on = white ? std::string() : "-on-" + background;
     return (std::filesystem::path(directory)
-            / (role + "-" + std::to_string(settings.maxSide) + "-" + format + "-" + hex + ".lbdcache"))
+            / (role + "-" + std::to_string(settings.maxSide) + "-" + format + on + "-" + hex + ".lbdcache"))
         .string();
 }
 
@@ -102,7 +109,11 @@ std::shared_ptr<const DatasetCache> openOrBuildDatasetCache(const std::string& c
     const std::vector<SourceFileStamp> stamps = stampSourceFiles(source.paths, settings.threads);
     if (std::filesystem::exists(cachePath, ec)) {
         auto cache = std::make_shared<const DatasetCache>(cachePath); // InputError when damaged
-        const std::string difference = cache->differenceFrom(source.paths, stamps);
+        std::string difference = cache->differenceFrom(source.paths, stamps);
+        if (difference.empty() && cache->background() != settings.background) {
+            difference = "its images were composited on " + alphaBackgroundName(cache->background()) + ", the run's "
+                         "data.alpha_background is " + alphaBackgroundName(settings.background);
+        }
         if (difference.empty()) {
             log("dataset cache " + cachePath + ": " + std::to_string(cache->size()) + " images, "
                 + std::to_string(cache->fileBytes() >> 20) + " MiB, read through a memory map");
@@ -110,7 +121,10 @@ std::shared_ptr<const DatasetCache> openOrBuildDatasetCache(const std::string& c
         }
         log("dataset cache " + cachePath + " is out of date (" + difference + "): rebuilding it");
     } else {
-        log("dataset cache " + cachePath + ": none yet, building it from " + std::to_string(source.paths.size()) + " files");
+        log("dataset cache " + cachePath + ": none yet, building it from " + std::to_string(source.paths.size()) + " files"
+            + (settings.background == kWhiteBackground
+                   ? std::string()
+                   : ", transparent pixels composited on " + alphaBackgroundName(settings.background)));
     }
     const auto start = std::chrono::steady_clock::now();
     buildDatasetCache(cachePath, source.paths, source.labels, source.classNames, settings, progress, cancel);

@@ -25,6 +25,7 @@ CacheSettings runCacheSettings(const Dataset& dataset, int decodeThreads)
     CacheSettings settings;
     settings.maxSide = std::max(dataset.format.height, dataset.format.width);
     settings.channels = dataset.format.channels;
+    settings.background = dataset.format.background; // data.alpha_background
     settings.threads = decodeThreads;
     return settings;
 }

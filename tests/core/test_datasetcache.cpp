@@ -5,8 +5,10 @@
 #include "core/data/batchsource.h"
 #include "core/data/datasetcache.h"
 #include "core/data/datasetcacheformat.h"
+#include "core/data/datacaches.h"
 #include "core/data/datasetcachestore.h"
 #include "core/data/imagedecoder.h"
+#include "core/data/runcaches.h"
 #include "core/data/syntheticdataset.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
@@ -18,6 +20,8 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <zlib.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -48,6 +52,37 @@ std::vector<std::string> writeImages(const QString& dir, const std::vector<std::
         paths.push_back(path);
     }
     return paths;
+}
+
+// An 8-bit RGBA PNG of `width` x `height` from interleaved R, G, B, A bytes (no Qt GUI in core
+// tests, and writeImageFile writes no alpha): signature, IHDR, one IDAT, IEND.
+void writeRgbaPng(const std::string& path, int width, int height, const std::vector<uint8_t>& rgba)
+{
+    std::vector<uint8_t> rows;
+    for (int y = 0; y < height; ++y) {
+        rows.push_back(0); // filter: none
+        rows.insert(rows.end(), rgba.begin() + y * width * 4, rgba.begin() + (y + 1) * width * 4);
+    }
+    std::vector<uint8_t> packed(compressBound(uLong(rows.size())));
+    uLongf packedBytes = uLongf(packed.size());
+    compress(packed.data(), &packedBytes, rows.data(), uLong(rows.size()));
+    packed.resize(packedBytes);
+    std::ofstream out(path, std::ios::binary);
+    const auto be32 = [&](uint32_t v) {
+        const char b[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
+        out.write(b, 4);
+    };
+    const auto chunk = [&](const char* type, const std::vector<uint8_t>& data) {
+        be32(uint32_t(data.size()));
+        std::vector<uint8_t> typed(type, type + 4);
+        typed.insert(typed.end(), data.begin(), data.end());
+        out.write(reinterpret_cast<const char*>(typed.data()), std::streamsize(typed.size()));
+        be32(uint32_t(crc32(0L, typed.data(), uInt(typed.size()))));
+    };
+    out.write("\x89PNG\r\n\x1a\n", 8);
+    chunk("IHDR", {0, 0, 0, uint8_t(width), 0, 0, 0, uint8_t(height), 8, 6, 0, 0, 0}); // 8-bit RGBA, sides < 256
+    chunk("IDAT", packed);
+    chunk("IEND", {});
 }
 
 void flipByte(const std::string& path, int64_t offset)
@@ -229,6 +264,117 @@ private slots:
                                                                cacheformat::get<uint64_t>(file.data() + cacheformat::kNamesBytes)));
         std::ofstream(hugeSide, std::ios::binary).write(reinterpret_cast<const char*>(file.data()), bytes);
         QVERIFY(refused(hugeSide));
+    }
+
+    // data.alpha_background reaches the cache: an icon's transparent pixels are stored composited
+    // on the run's background, not on white; another background is another file, and a cache of
+    // another background found at a run's path is rebuilt, the log saying why. Hand-computed:
+    // round((c a + b (255 - a)) / 255) for a red pixel at alpha 128 is (128, 0, 0) on black and
+    // (255, 127, 127) on white; a transparent pixel is the background.
+    void aCacheIsCompositedOnTheRunsBackground()
+    {
+        QTemporaryDir dir;
+        std::vector<uint8_t> icon(8 * 8 * 4, 0); // transparent black, the right half red at alpha 128
+        for (int y = 0; y < 8; ++y) {
+            for (int x = 4; x < 8; ++x) {
+                icon[size_t((y * 8 + x) * 4)] = 255;
+                icon[size_t((y * 8 + x) * 4 + 3)] = 128;
+            }
+        }
+        std::vector<std::string> paths;
+        for (int i = 0; i < 2; ++i) {
+            paths.push_back((dir.path() + QString("/icon%1.png").arg(i)).toStdString());
+            writeRgbaPng(paths.back(), 8, 8, icon);
+        }
+        const AlphaBackground black{0, 0, 0};
+        CacheSettings onWhite = settings(8);
+        CacheSettings onBlack = settings(8);
+        onBlack.background = black;
+        const std::string cacheDir = (dir.path() + "/cache").toStdString();
+        const std::string whitePath = datasetCachePath(cacheDir, "folder:/icons", "train", onWhite);
+        const std::string blackPath = datasetCachePath(cacheDir, "folder:/icons", "train", onBlack);
+        QVERIFY(whitePath != blackPath);
+        QVERIFY2(whitePath.find("-on-") == std::string::npos, whitePath.c_str()); // white keeps the old name
+        QVERIFY2(blackPath.find("train-8-raw-on-black-") != std::string::npos, blackPath.c_str());
+        onBlack.background = {16, 32, 48};
+        QVERIFY(datasetCachePath(cacheDir, "folder:/icons", "train", onBlack).find("-on-102030-") != std::string::npos);
+        onBlack.background = black;
+
+        // Pixel (row 0, column c) of image 0 as the cache gives it, R, G, B.
+        const auto pixel = [](const DatasetCache& cache, int column) {
+            std::vector<uint8_t> out(8 * 8 * 3);
+            cache.readImage(0, {3, 8, 8}, out.data());
+            return std::vector<int>{out[size_t(column)], out[size_t(64 + column)], out[size_t(128 + column)]};
+        };
+        std::vector<std::string> log;
+        const auto logger = [&](const std::string& line) { log.push_back(line); };
+        auto black8 = openOrBuildDatasetCache(blackPath, sourceOf(paths), onBlack, logger);
+        QVERIFY(black8->background() == black);
+        QCOMPARE(pixel(*black8, 0), (std::vector<int>{0, 0, 0}));
+        QCOMPARE(pixel(*black8, 5), (std::vector<int>{128, 0, 0}));
+        QVERIFY2(QString::fromStdString(log.front()).contains("composited on black"), log.front().c_str());
+        std::vector<uint8_t> decoded(8 * 8 * 3), cached(decoded.size());
+        decodeImageFile(paths[1], {3, 8, 8, black}, decoded.data());
+        black8->readImage(1, {3, 8, 8}, cached.data());
+        QVERIFY(decoded == cached);
+
+        auto white8 = openOrBuildDatasetCache(whitePath, sourceOf(paths), onWhite, logger);
+        QCOMPARE(pixel(*white8, 0), (std::vector<int>{255, 255, 255}));
+        QCOMPARE(pixel(*white8, 5), (std::vector<int>{255, 127, 127}));
+        log.clear();
+        QVERIFY(openOrBuildDatasetCache(blackPath, sourceOf(paths), onBlack, logger)->background() == black);
+        QVERIFY2(QString::fromStdString(log.back()).contains("read through a memory map"), log.back().c_str());
+
+        // The white cache's file asked for on black (a cache from before the background was part of
+        // the key, or copied over): rebuilt on black, and the log says why.
+        log.clear();
+        white8 = openOrBuildDatasetCache(whitePath, sourceOf(paths), onBlack, logger);
+        QVERIFY2(QString::fromStdString(log.front())
+                     .contains("out of date (its images were composited on white, the run's data.alpha_background is "
+                               "black): rebuilding it"),
+                 log.front().c_str());
+        QCOMPARE(pixel(*white8, 0), (std::vector<int>{0, 0, 0}));
+
+        // A cache written before the background was recorded (0 in its place) reads as white.
+        std::vector<uint8_t> file(static_cast<size_t>(std::filesystem::file_size(whitePath)));
+        std::ifstream(whitePath, std::ios::binary).read(reinterpret_cast<char*>(file.data()), std::streamsize(file.size()));
+        cacheformat::put<uint32_t>(file.data() + cacheformat::kBackground, 0);
+        const auto count = cacheformat::get<uint64_t>(file.data() + cacheformat::kCount);
+        cacheformat::put<uint64_t>(file.data() + cacheformat::kChecksum,
+                                   cacheformat::headerChecksum(file.data(), file.data() + cacheformat::kHeaderBytes,
+                                                               count * cacheformat::kEntryBytes,
+                                                               file.data() + cacheformat::get<uint64_t>(file.data() + cacheformat::kNamesOffset),
+                                                               cacheformat::get<uint64_t>(file.data() + cacheformat::kNamesBytes)));
+        const std::string older = (dir.path() + "/older.lbdcache").toStdString();
+        std::ofstream(older, std::ios::binary).write(reinterpret_cast<const char*>(file.data()), std::streamsize(file.size()));
+        QVERIFY(DatasetCache(older).background() == kWhiteBackground);
+
+        // The run's settings and `lbd data cache` take the data set's background.
+        Dataset dataset;
+        dataset.format.background = black;
+        QVERIFY(runCacheSettings(dataset, 1).background == black);
+        QFile list(dir.path() + "/train.txt");
+        QVERIFY(list.open(QIODevice::WriteOnly));
+        list.write("icon0.png 0\nicon1.png 1\n");
+        list.close();
+        DataSpec spec;
+        spec.dataset = "list";
+        spec.directory = dir.path().toStdString();
+        spec.trainList = "train.txt";
+        spec.testList = "train.txt";
+        spec.channels = 3;
+        spec.imageSize = 8;
+        spec.limits.maxInMemoryBytes = 10; // streamed, so cached
+        spec.alphaBackground = black;
+        const std::string listCaches = (dir.path() + "/list-cache").toStdString();
+        buildDataCaches(spec, listCaches, {}, nullptr, [](const std::string&) {});
+        const QStringList built = QDir(QString::fromStdString(listCaches)).entryList({"*.lbdcache"});
+        QCOMPARE(built.size(), 2);
+        for (const QString& name : built) {
+            QVERIFY2(name.contains("-on-black-"), qPrintable(name));
+            const DatasetCache cache((QString::fromStdString(listCaches) + "/" + name).toStdString());
+            QCOMPARE(pixel(cache, 5), (std::vector<int>{128, 0, 0}));
+        }
     }
 
     // The runs of a study started together: one builds the cache, the others wait on its lock and
