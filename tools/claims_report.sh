@@ -9,7 +9,8 @@
 #   tools/claims_report.sh [ARCHIVE.tar.xz | RUN_FOLDER]...
 #
 # Always read: the committed paper-standard archives docs/results/paper-studies/
-# runs-2026-11-28-h200x2.tar.xz and runs-2026-11-28-h200x4.tar.xz; each argument adds an archive
+# runs-2026-11-28-h200x2.tar.xz, runs-2026-11-28-h200x4.tar.xz and runs-2026-11-28-h200x2-b.tar.xz
+# (the second lease of that day: the 26 runs the claims still missed); each argument adds an archive
 # of run folders (as tools/gpu/ packs them) or a folder. Runs of another protocol never match
 # (the config differs), so an archive of the earlier protocol adds nothing. LBD=path/to/lbd
 # (default build/app/lbd). Exit 2 for a missing archive or folder.
@@ -29,7 +30,8 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 sources=("$repo/docs/results/paper-studies/runs-2026-11-28-h200x2.tar.xz"
-         "$repo/docs/results/paper-studies/runs-2026-11-28-h200x4.tar.xz" "$@")
+         "$repo/docs/results/paper-studies/runs-2026-11-28-h200x4.tar.xz"
+         "$repo/docs/results/paper-studies/runs-2026-11-28-h200x2-b.tar.xz" "$@")
 reuse=()
 for i in "${!sources[@]}"; do
     source="${sources[$i]}"
