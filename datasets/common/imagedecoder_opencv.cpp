@@ -1,5 +1,6 @@
 #include "datasets/common/imagedecoder.h"
 
+#include "datasets/common/cmykjpeg.h"
 #include "datasets/common/error.h"
 #include "datasets/common/imagedecoderchecks.h"
 #include "datasets/common/decoderules.h"
@@ -18,9 +19,10 @@ namespace lbd {
 namespace {
 
 // OpenCV's decode (IMREAD_UNCHANGED: every channel and bit as stored) through the rules of
-// decoderules.h, then to format.channels and format's size.
+// decoderules.h, then to format.channels and format's size. `cmyk`: `decoded` holds a CMYK JPEG's
+// C, M, Y, K samples as stored (cmykjpeg.h), not OpenCV's B, G, R[, A].
 void convertInto(const cv::Mat& decoded, const std::string& label, const ImageFormat& format, uint8_t* out,
-                 const ImageFacts& facts, DecodedImageInfo* info)
+                 const ImageFacts& facts, DecodedImageInfo* info, CmykStorage cmyk = CmykStorage::None)
 {
     if (decoded.empty()) {
         throw InputError(label + ": cannot decode image (not an image file, or a corrupt one)");
@@ -39,7 +41,8 @@ void convertInto(const cv::Mat& decoded, const std::string& label, const ImageFo
         image = image.clone();
     }
     cv::Mat converted;
-    const bool plain = image.depth() == CV_8U && (image.channels() == 1 || image.channels() == 3) && facts.orientation == 1;
+    const bool plain = cmyk == CmykStorage::None && image.depth() == CV_8U && (image.channels() == 1 || image.channels() == 3)
+                       && facts.orientation == 1;
     if (plain) {
         // Nothing for the rules to do (8-bit grey or colour, upright): OpenCV's own conversion, as
         // fast as before on a stream of photographs.
@@ -64,7 +67,10 @@ void convertInto(const cv::Mat& decoded, const std::string& label, const ImageFo
         stored.width = image.cols;
         stored.channels = image.channels();
         stored.sixteenBit = image.depth() == CV_16U;
-        stored.bgrOrder = true; // OpenCV has converted CMYK JPEGs to B, G, R itself (Adobe's inverted form)
+        // OpenCV's own decode is B, G, R[, A] (a CMYK JPEG converted by OpenCV as Adobe's inverted
+        // form, where libjpeg was not there to read its samples).
+        stored.bgrOrder = cmyk == CmykStorage::None;
+        stored.cmyk = cmyk;
         UprightPixels upright = applyDecodeRules(stored, facts.orientation, format.background);
         convertChannels(upright, static_cast<int>(format.channels));
         if (info) {
@@ -101,11 +107,19 @@ void convertInto(const cv::Mat& decoded, const std::string& label, const ImageFo
     }
 }
 
+// A CMYK JPEG (4 components: its frame header within the bytes read) whose samples this build
+// reads through libjpeg rather than OpenCV (cmykjpeg.h says why).
+bool readsCmykSamples(const ImageFacts& facts)
+{
+    return facts.jpegComponents == 4 && cmykJpegSamplesAvailable();
+}
+
 // Runs an OpenCV decode and the conversion, turning OpenCV's exceptions (its own size checks,
-// allocation failures, codec errors) into an InputError naming the file.
-template <typename Decode>
+// allocation failures, codec errors) into an InputError naming the file. `whole`: the whole
+// file's bytes, for the CMYK JPEGs read through libjpeg (readsCmykSamples).
+template <typename Decode, typename Whole>
 void decodeChecked(const std::string& label, const ImageFormat& format, uint8_t* out, const uint8_t* head, size_t headSize,
-                   DecodedImageInfo* info, Decode decode)
+                   const ReadLimits& limits, DecodedImageInfo* info, Decode decode, Whole whole)
 {
     const ImageFacts facts = readImageFacts(head, headSize);
     if (info) {
@@ -114,6 +128,14 @@ void decodeChecked(const std::string& label, const ImageFormat& format, uint8_t*
         info->facts = facts;
     }
     try {
+        if (readsCmykSamples(facts)) {
+            const std::vector<uint8_t>& bytes = whole();
+            CmykJpegSamples cmyk = decodeCmykJpegSamples(bytes.data(), bytes.size(), label, limits.maxImagePixels);
+            const cv::Mat samples(cmyk.height, cmyk.width, CV_8UC4, cmyk.samples.data());
+            convertInto(samples, label, format, out, facts, info,
+                        cmyk.adobeMarker ? CmykStorage::AdobeInverted : CmykStorage::Plain);
+            return;
+        }
         convertInto(decode(), label, format, out, facts, info);
     } catch (const cv::Exception& error) {
         throw InputError(label + ": cannot decode image (OpenCV: " + error.err + ")");
@@ -150,13 +172,22 @@ void decodeImageFile(const std::string& path, const ImageFormat& format, uint8_t
         // Through memory without the chunks libpng would print warnings about (pngchunks.h).
         const std::vector<uint8_t> whole = int64_t(head.size()) >= fileSize ? head : readFileHead(path, size_t(fileSize));
         const std::vector<uint8_t> png = withoutAncillaryPngChunks(whole.data(), whole.size());
-        decodeChecked(path, format, out, whole.data(), whole.size(), info, [&] {
-            const cv::Mat buffer(1, static_cast<int>(png.size()), CV_8U, const_cast<uint8_t*>(png.data()));
-            return cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
-        });
+        decodeChecked(
+            path, format, out, whole.data(), whole.size(), limits, info,
+            [&] {
+                const cv::Mat buffer(1, static_cast<int>(png.size()), CV_8U, const_cast<uint8_t*>(png.data()));
+                return cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
+            },
+            [&]() -> const std::vector<uint8_t>& { return whole; });
         return;
     }
-    decodeChecked(path, format, out, head.data(), head.size(), info, [&] { return cv::imread(path, cv::IMREAD_UNCHANGED); });
+    std::vector<uint8_t> whole; // read only for a CMYK JPEG
+    decodeChecked(
+        path, format, out, head.data(), head.size(), limits, info, [&] { return cv::imread(path, cv::IMREAD_UNCHANGED); },
+        [&]() -> const std::vector<uint8_t>& {
+            whole = int64_t(head.size()) >= fileSize ? head : readFileHead(path, size_t(fileSize));
+            return whole;
+        });
 }
 
 void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& label, const ImageFormat& format, uint8_t* out,
@@ -171,10 +202,13 @@ void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& labe
                                          ? withoutAncillaryPngChunks(bytes.data(), bytes.size())
                                          : std::vector<uint8_t>();
     const std::vector<uint8_t>& data = png.empty() ? bytes : png; // PNG: without what libpng would warn about
-    decodeChecked(label, format, out, bytes.data(), bytes.size(), info, [&] {
-        const cv::Mat buffer(1, static_cast<int>(data.size()), CV_8U, const_cast<uint8_t*>(data.data()));
-        return cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
-    });
+    decodeChecked(
+        label, format, out, bytes.data(), bytes.size(), limits, info,
+        [&] {
+            const cv::Mat buffer(1, static_cast<int>(data.size()), CV_8U, const_cast<uint8_t*>(data.data()));
+            return cv::imdecode(buffer, cv::IMREAD_UNCHANGED);
+        },
+        [&]() -> const std::vector<uint8_t>& { return bytes; });
 }
 
 namespace {

@@ -168,17 +168,41 @@ private slots:
         }
     }
 
+    void cmykIsConverted_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("adobe");
+        QTest::newRow("Adobe-marked, stored inverted") << "cmyk.jpg" << true;
+        QTest::newRow("plain, no Adobe marker") << "cmyk-plain.jpg" << false;
+    }
+
+    // Both files hold (C, M, Y, K) = (50, 100, 150, 40), the Adobe one as 255 - v. The samples are
+    // read through libjpeg and converted by the rule (cmykjpeg.h): OpenCV alone reads the plain
+    // file as inverted and gives (8, 16, 24) for (173, 131, 89).
     void cmykIsConverted()
     {
+        QFETCH(QString, name);
+        QFETCH(bool, adobe);
         DecodedImageInfo info;
-        const Bytes image = decode("cmyk.jpg", {3, 16, 16}, &info);
+        const Bytes image = decode(name.toUtf8().constData(), {3, 16, 16}, &info);
         QCOMPARE(info.facts.kind, std::string("CMYK"));
-        QVERIFY(info.facts.adobeMarker);
+        QCOMPARE(info.facts.adobeMarker, adobe);
+        QVERIFY(info.applied.cmykConverted);
         for (int c = 0; c < 3; ++c) {
-            // OpenCV converts CMYK itself with k - ((255 - c) k >> 8): within a level or two of the rule.
-            QVERIFY2(std::abs(int(image[c * 256 + 5 * 16 + 5]) - int(test::kCmykRgb[c])) <= 2,
+            // The rule, within JPEG's rounding at quality 100.
+            QVERIFY2(std::abs(int(image[c * 256 + 5 * 16 + 5]) - int(test::kCmykRgb[c])) <= 1,
                      qPrintable(QString("channel %1: %2").arg(c).arg(image[c * 256 + 85])));
         }
+        const Bytes grey = decode(name.toUtf8().constData(), {1, 16, 16});
+        // y = (299 * 173 + 587 * 131 + 114 * 89) / 1000 = 138.7 -> 139.
+        QVERIFY2(std::abs(int(grey[85]) - 139) <= 1, qPrintable(QString::number(grey[85])));
+        // Bytes in memory (a dropped image) take the same path.
+        QFile file(QString::fromStdString(this->file(name.toUtf8().constData())));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray data = file.readAll();
+        Bytes fromBytes(3 * 16 * 16);
+        decodeImageBytes(std::vector<uint8_t>(data.begin(), data.end()), name.toStdString(), {3, 16, 16}, fromBytes.data());
+        QVERIFY(fromBytes == image);
     }
 
     void badFilesAreReportedOneByOne()

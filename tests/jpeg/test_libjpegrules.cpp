@@ -69,18 +69,30 @@ private slots:
         }
     }
 
+    void cmykIsConverted_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("adobe");
+        QTest::newRow("Adobe-marked, stored inverted") << "cmyk.jpg" << true;
+        QTest::newRow("plain, no Adobe marker") << "cmyk-plain.jpg" << false;
+    }
+
+    // Both hold (C, M, Y, K) = (50, 100, 150, 40), the Adobe one stored as 255 - v.
     void cmykIsConverted()
     {
+        QFETCH(QString, name);
+        QFETCH(bool, adobe);
         DecodedImageInfo info;
-        const auto image = decode("cmyk.jpg", {3, 16, 16}, &info);
+        const auto image = decode(name.toUtf8().constData(), {3, 16, 16}, &info);
         QVERIFY(info.applied.cmykConverted);
-        QVERIFY(info.facts.adobeMarker);
+        QCOMPARE(info.facts.adobeMarker, adobe);
         for (int c = 0; c < 3; ++c) {
-            // r = round(C' K' / 255) on the stored (inverted) values: the rule, within JPEG's rounding.
+            // r = round(C' K' / 255) on inverted values, round((255 - C)(255 - K) / 255) on plain
+            // ones: the rule, within JPEG's rounding.
             QVERIFY2(std::abs(int(image[c * 256 + 85]) - int(test::kCmykRgb[c])) <= 1,
                      qPrintable(QString("channel %1: %2").arg(c).arg(image[c * 256 + 85])));
         }
-        const auto grey = decode("cmyk.jpg", {1, 16, 16});
+        const auto grey = decode(name.toUtf8().constData(), {1, 16, 16});
         // y = (299 * 173 + 587 * 131 + 114 * 89) / 1000 = 138.7 -> 139.
         QVERIFY2(std::abs(int(grey[85]) - 139) <= 1, qPrintable(QString::number(grey[85])));
     }
