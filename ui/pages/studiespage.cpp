@@ -20,6 +20,7 @@
 #include <QResizeEvent>
 #include <QSaveFile>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -86,14 +87,18 @@ StudiesPage::StudiesPage(QWidget* parent) : QWidget(parent)
     m_splitter->addWidget(m_plots);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 1);
-    auto* withClaims = new QSplitter(Qt::Vertical, this);
-    withClaims->addWidget(m_splitter);
-    withClaims->addWidget(buildClaims());
-    withClaims->setStretchFactor(0, 3);
-    withClaims->setStretchFactor(1, 2);
+    // The claims get a tab of their own, the page's whole width and height: under the table they
+    // had about three rows at 1024x700 and pushed the page past the window. The tab's title counts
+    // the verdicts, so which claims hold shows from the other tab too.
+    m_resultTabs = new QTabWidget(this);
+    m_resultTabs->setObjectName(QStringLiteral("studyResultTabs"));
+    m_resultTabs->setDocumentMode(true);
+    m_resultTabs->addTab(m_splitter, tr("Runs, table and plots"));
+    m_claims = buildClaims();
+    m_resultTabs->setTabVisible(m_resultTabs->addTab(m_claims, tr("Claims")), false); // until a study with claims is shown
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_setup);
-    layout->addWidget(withClaims, 1);
+    layout->addWidget(m_resultTabs, 1);
     layout->addWidget(m_message);
 
     connect(m_setup, &StudySetupPanel::startRequested, this, &StudiesPage::startStudy);
@@ -179,8 +184,9 @@ QWidget* StudiesPage::buildResults()
     return box;
 }
 
-// The study's claims (core/study/claimverdict.h) under the table they are read from, the whole
-// page wide: the claim's text needs the width, and the verdicts are read at a glance.
+// The study's claims (core/study/claimverdict.h), one line each with the verdict first: at
+// 1024x700 the nine claims of the methods study show without scrolling. The numbers behind a
+// verdict (each seed's difference, the paper's own figure) are in the row's tooltip.
 QWidget* StudiesPage::buildClaims()
 {
     m_claimsModel = new StudyClaimsModel(this);
@@ -191,17 +197,17 @@ QWidget* StudiesPage::buildClaims()
     m_claimsTable->setWordWrap(false);
     m_claimsTable->horizontalHeader()->setStretchLastSection(false);
     m_claimsTable->horizontalHeader()->setSectionResizeMode(StudyClaimsModel::Claim, QHeaderView::Stretch);
-    // One line per claim, compact: at 1024x700 four claims show without scrolling.
-    const int rowHeight = m_claimsTable->fontMetrics().height() + 6;
-    m_claimsTable->verticalHeader()->setDefaultSectionSize(rowHeight);
-    m_claimsTable->setMinimumHeight(m_claimsTable->horizontalHeader()->sizeHint().height() + 4 * rowHeight + 4);
-    m_claimsBox = new QGroupBox(tr("The paper's claims: the paired difference over seeds (cell − the cell it is "
-                                   "compared with, same split and seed), its 95 % interval and the verdict"), this);
-    m_claimsBox->setObjectName(QStringLiteral("studyClaimsBox"));
-    auto* layout = new QVBoxLayout(m_claimsBox);
-    layout->addWidget(m_claimsTable);
-    m_claimsBox->hide(); // until a study with claims is shown
-    return m_claimsBox;
+    m_claimsTable->verticalHeader()->setDefaultSectionSize(m_claimsTable->fontMetrics().height() + 6);
+    m_claimsSummary = new QLabel(this);
+    m_claimsSummary->setObjectName(QStringLiteral("studyClaimsSummary"));
+    m_claimsSummary->setWordWrap(true);
+    m_claimsSummary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* claims = new QWidget(this);
+    claims->setObjectName(QStringLiteral("studyClaims"));
+    auto* layout = new QVBoxLayout(claims);
+    layout->addWidget(m_claimsSummary);
+    layout->addWidget(m_claimsTable, 1);
+    return claims;
 }
 
 bool StudiesPage::isRunning() const
@@ -305,11 +311,7 @@ void StudiesPage::showSummary(const lbd::StudySummary& summary)
 {
     m_summaryModel->setSummary(summary);
     m_summaryTable->resizeColumnsToContents();
-    m_claimsModel->setVerdicts(summary.verdicts);
-    for (const int column : {StudyClaimsModel::Effect, StudyClaimsModel::Seeds, StudyClaimsModel::Verdict}) {
-        m_claimsTable->resizeColumnToContents(column);
-    }
-    m_claimsBox->setVisible(!summary.verdicts.empty());
+    showClaims(summary.verdicts);
     const QStringList problems = m_summaryModel->problems();
     m_problems->setText(problems.isEmpty() ? QString()
                                            : tr("Not in the means:\n%1").arg(problems.join(QLatin1Char('\n'))));
@@ -317,6 +319,24 @@ void StudiesPage::showSummary(const lbd::StudySummary& summary)
     m_plots->setSummary(summary, m_study ? factorKeys(*m_study) : std::vector<std::string>{});
     updateButtons();
     emit summaryRefreshed();
+}
+
+void StudiesPage::showClaims(const std::vector<lbd::ClaimVerdict>& verdicts)
+{
+    m_claimsModel->setVerdicts(verdicts);
+    for (const int column : {StudyClaimsModel::Verdict, StudyClaimsModel::Effect, StudyClaimsModel::Seeds}) {
+        m_claimsTable->resizeColumnToContents(column);
+    }
+    const int tab = claimsTab();
+    m_resultTabs->setTabVisible(tab, !verdicts.empty());
+    m_resultTabs->setTabText(tab, verdicts.empty() ? tr("Claims") : tr("Claims: %1").arg(StudyClaimsModel::countsText(verdicts)));
+    m_resultTabs->setTabToolTip(tab, StudyClaimsModel::countsSentence(verdicts));
+    m_claimsSummary->setText(
+        tr("<b>%1.</b> Each claim is a paired comparison: the difference between two cells trained on the same split "
+           "with the same seed, its mean over the seeds with a 95 % interval. Holds: the interval lies on the claimed "
+           "side; opposite: wholly on the other; not detected: it straddles zero. Hover a row for each seed's "
+           "difference and the paper's own figure.")
+            .arg(StudyClaimsModel::countsSentence(verdicts).toHtmlEscaped()));
 }
 
 void StudiesPage::onProgress(const lbd::StudyProgress& progress)
@@ -412,11 +432,38 @@ void StudiesPage::showMessage(const QString& text, bool error)
     m_message->setStyleSheet(error ? QStringLiteral("color: #b01e1e;") : QString());
 }
 
+int StudiesPage::claimsTab() const
+{
+    return m_resultTabs->indexOf(m_claims);
+}
+
+bool StudiesPage::plotsOnTheirOwnTab() const
+{
+    return m_resultTabs->indexOf(m_plots) >= 0;
+}
+
 void StudiesPage::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
-    // Side by side the plots need room: below ~1000 px they go under the tables instead.
-    m_splitter->setOrientation(event->size().width() < 1000 ? Qt::Vertical : Qt::Horizontal);
+    // Side by side the plots need room: below ~1000 px (the experiment panel open at 1024) they
+    // get a tab of their own. Stacked under the two tables, as before, the three were a few rows
+    // each and made the page taller than a 700 px screen.
+    const bool narrow = event->size().width() < 1000;
+    if (narrow == plotsOnTheirOwnTab()) {
+        return;
+    }
+    if (narrow) {
+        m_resultTabs->insertTab(1, m_plots, tr("Plots"));
+    } else {
+        const bool plotsShown = m_resultTabs->currentWidget() == m_plots;
+        m_resultTabs->removeTab(m_resultTabs->indexOf(m_plots));
+        m_splitter->addWidget(m_plots);
+        m_splitter->setStretchFactor(1, 1);
+        m_plots->show(); // the tab widget had hidden it with its tab
+        if (plotsShown) {
+            m_resultTabs->setCurrentWidget(m_splitter);
+        }
+    }
 }
 
 } // namespace lbd::ui

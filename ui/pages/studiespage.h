@@ -2,8 +2,9 @@
 // The Studies page: the paper's tables over seeds. Choose a study and its scale, run it (every
 // cell x seed as an ordinary run folder, several at once, off the GUI thread), watch each run in
 // a live grid, and read the cells' mean ± std in a table and in plots that refresh whenever a
-// run ends, and under the table the verdict on each of the paper's claims the study tests; export the table (Markdown, CSV, LaTeX: core's own writers) and the plots. A
-// finished or stopped run opens on the other pages (double-click) like a run of the Runs page.
+// run ends; on a tab beside them, the verdict on each of the paper's claims the study tests. Export
+// the table (Markdown, CSV, LaTeX: core's own writers) and the plots. A finished or stopped run
+// opens on the other pages (double-click) like a run of the Runs page.
 #include <QString>
 #include <QWidget>
 
@@ -12,10 +13,10 @@
 #include "core/study/studyrunner.h"
 #include "ui/background/latestrequest.h"
 
-class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSplitter;
+class QTabWidget;
 class QTableView;
 
 namespace lbd::ui {
@@ -60,6 +61,11 @@ public:
     QLabel* problemsLabel() const { return m_problems; }
     StudyClaimsModel* claimsModel() const { return m_claimsModel; }
     QTableView* claimsTable() const { return m_claimsTable; }
+    // The tabs "Runs, table and plots" and "Claims: ✓ 2 · ○ 4 · … 3" (hidden for a study without
+    // claims); on a page narrower than ~1000 px the plots have a tab of their own between them.
+    QTabWidget* resultTabs() const { return m_resultTabs; }
+    int claimsTab() const;
+    bool plotsOnTheirOwnTab() const;
 
 signals:
     // A finished or stopped run of the study to show on every page.
@@ -80,6 +86,7 @@ private:
     bool runPass(const lbd::ResolvedStudy& study, const QString& directory);
     void showStudy(const lbd::ResolvedStudy& study, const QString& directory);
     void showSummary(const lbd::StudySummary& summary);
+    void showClaims(const std::vector<lbd::ClaimVerdict>& verdicts);
     void onProgress(const lbd::StudyProgress& progress);
     void onFinished(const lbd::StudyOutcome& outcome);
     void onFailed(const QString& error);
@@ -97,7 +104,9 @@ private:
     QLabel* m_problems = nullptr;
     StudyClaimsModel* m_claimsModel = nullptr;
     QTableView* m_claimsTable = nullptr;
-    QGroupBox* m_claimsBox = nullptr;     // hidden for a study without claims
+    QLabel* m_claimsSummary = nullptr;
+    QTabWidget* m_resultTabs = nullptr;
+    QWidget* m_claims = nullptr; // the Claims tab: m_claimsSummary over m_claimsTable
     QLabel* m_message = nullptr;
     QPushButton* m_saveTable = nullptr;
     StudyPlots* m_plots = nullptr;

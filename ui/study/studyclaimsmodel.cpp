@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 
 namespace lbd::ui {
@@ -21,6 +22,15 @@ QColor verdictColour(lbd::ClaimOutcome outcome)
     case lbd::ClaimOutcome::NotEnoughSeeds: return QColor(230, 230, 230);
     }
     return {};
+}
+
+constexpr lbd::ClaimOutcome kOutcomesByStrength[] = {lbd::ClaimOutcome::Holds, lbd::ClaimOutcome::Opposite,
+                                                     lbd::ClaimOutcome::NotDetected, lbd::ClaimOutcome::NotEnoughSeeds};
+
+int countOf(const std::vector<lbd::ClaimVerdict>& verdicts, lbd::ClaimOutcome outcome)
+{
+    return static_cast<int>(std::count_if(verdicts.begin(), verdicts.end(),
+                                          [outcome](const lbd::ClaimVerdict& v) { return v.outcome == outcome; }));
 }
 
 } // namespace
@@ -43,6 +53,34 @@ QString StudyClaimsModel::verdictText(lbd::ClaimOutcome outcome)
     case lbd::ClaimOutcome::NotEnoughSeeds: return tr("… not enough seeds");
     }
     return {};
+}
+
+QString StudyClaimsModel::countsText(const std::vector<lbd::ClaimVerdict>& verdicts)
+{
+    QStringList parts;
+    for (const lbd::ClaimOutcome outcome : kOutcomesByStrength) {
+        if (const int n = countOf(verdicts, outcome); n > 0) {
+            parts << QStringLiteral("%1 %2").arg(verdictText(outcome).section(QLatin1Char(' '), 0, 0)).arg(n);
+        }
+    }
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString StudyClaimsModel::countsSentence(const std::vector<lbd::ClaimVerdict>& verdicts)
+{
+    const int total = static_cast<int>(verdicts.size());
+    QStringList parts;
+    parts << tr("%1 of %2 claims hold").arg(countOf(verdicts, lbd::ClaimOutcome::Holds)).arg(total);
+    if (const int n = countOf(verdicts, lbd::ClaimOutcome::Opposite); n > 0) {
+        parts << tr("%1 opposite").arg(n);
+    }
+    if (const int n = countOf(verdicts, lbd::ClaimOutcome::NotDetected); n > 0) {
+        parts << tr("%1 not detected").arg(n);
+    }
+    if (const int n = countOf(verdicts, lbd::ClaimOutcome::NotEnoughSeeds); n > 0) {
+        parts << tr("%1 without enough seeds").arg(n);
+    }
+    return parts.join(QStringLiteral(", "));
 }
 
 int StudyClaimsModel::rowCount(const QModelIndex& parent) const
