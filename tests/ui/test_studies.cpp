@@ -12,6 +12,8 @@
 #include "core/train/configjson.h"
 #include "tests/support/tinyconfig.h"
 #include "ui/pages/studiespage.h"
+#include "ui/panels/datasetcatalog.h"
+#include "ui/panels/durationestimate.h"
 #include "ui/study/studyplots.h"
 #include "ui/study/studyrunmodel.h"
 #include "ui/study/studysetuppanel.h"
@@ -28,10 +30,13 @@
 #include <QDir>
 #include <QLabel>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTest>
 
 #include <fstream>
+#include <numeric>
+#include <utility>
 
 using namespace lbd::ui;
 
@@ -122,6 +127,64 @@ private slots:
         QVERIFY(!page.startStudy());
         QVERIFY(page.lastMessage().contains(QStringLiteral("Seeds")));
         QVERIFY(!page.isRunning());
+    }
+
+    void theEstimateCountsParallelAndFusedRuns()
+    {
+        // Speeds recorded so that one run of the tiny study (2 levels x 2 seeds = 4 runs, 3 epochs)
+        // takes 30 s on the CPU and 60 s on "cuda:0": the figures below are 4 x those.
+        StudiesPage page;
+        prepare(page, QStringLiteral("estimate"), tinyStudy(QStringLiteral("estimate"), 3, R"([{"label": "LBD"}, {"label": "LBD, lr 0.02", "set": {"optimizer.lr": 0.02}}])"));
+        StudySetupPanel* setup = page.setupPanel();
+        lbd::TrainConfig config = lbd::test::tinyConfig();
+        const std::vector<int64_t> counts = datasetPreview(config.data).trainCounts;
+        const double images = 3.0 * double(std::accumulate(counts.begin(), counts.end(), int64_t(0)));
+        QVERIFY(images > 0);
+        DurationEstimator::recordSpeed(config, images / 30.0);
+        config.train.device = "cuda:0";
+        DurationEstimator::recordSpeed(config, images / 60.0);
+        auto* device = setup->findChild<QComboBox*>(QStringLiteral("studyDevice"));
+        auto* parallel = setup->findChild<QSpinBox*>(QStringLiteral("studyParallel"));
+        auto* fuse = setup->findChild<QSpinBox*>(QStringLiteral("studyFuse"));
+        QVERIFY(device && parallel && fuse);
+        if (device->findData(QStringLiteral("cuda:0")) < 0) {
+            device->addItem(QStringLiteral("cuda:0 (a GPU for the test)"), QStringLiteral("cuda:0"));
+        }
+        device->setCurrentIndex(device->findData(QStringLiteral("cpu")));
+        const QString alone = setup->estimateText();
+        QVERIFY2(alone.startsWith(QStringLiteral("Estimated duration: about 2 min of training for 4 runs, one at a time")),
+                 qPrintable(alone));
+        fuse->setValue(0); // auto: off on the CPU
+        QCOMPARE(setup->estimateText(), alone);
+        // On the CPU runs at once or fused share the cores: the same 2 min, and said so.
+        for (const auto& [runs, group] : {std::pair{2, 1}, std::pair{1, 2}}) {
+            parallel->setValue(runs);
+            fuse->setValue(group);
+            const QString shared = setup->estimateText();
+            QVERIFY2(shared.startsWith(QStringLiteral("Estimated duration: about 2 min of training for 4 runs"))
+                         && shared.contains(QStringLiteral("share the CPU's cores")),
+                     qPrintable(shared));
+        }
+        // On a GPU, 2 at once: between 4 min (one at a time) and 2 min.
+        device->setCurrentIndex(device->findData(QStringLiteral("cuda:0")));
+        parallel->setValue(2);
+        fuse->setValue(1);
+        const QString gpu = setup->estimateText();
+        QVERIFY2(gpu.startsWith(QStringLiteral("Estimated duration: about 4 min of training for 4 runs one at a time"))
+                     && gpu.contains(QStringLiteral("2 at once on one GPU take between that and 2 min")),
+                 qPrintable(gpu));
+        // Fused on a GPU (a group size or auto): not measured, so no figure but the one-at-a-time one.
+        for (const int group : {0, 3}) {
+            fuse->setValue(group);
+            const QString fused = setup->estimateText();
+            QVERIFY2(fused.startsWith(QStringLiteral("Estimated duration: unknown for fused runs"))
+                         && fused.contains(QStringLiteral("one at a time the 4 runs would take about 4 min")),
+                     qPrintable(fused));
+            const auto* label = setup->findChild<QLabel*>(QStringLiteral("studyEstimate"));
+            QCOMPARE(label->text(), fused); // the label follows the boxes
+        }
+        parallel->setValue(1);
+        fuse->setValue(1);
     }
 
     void tinyStudyFillsGridTableAndPlots()

@@ -21,6 +21,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <numeric>
 
 namespace lbd::ui {
@@ -127,6 +128,8 @@ StudySetupPanel::StudySetupPanel(QWidget* parent) : QWidget(parent)
     });
     connect(m_seeds, &QLineEdit::textChanged, this, &StudySetupPanel::updateInfo);
     connect(m_device, &QComboBox::currentIndexChanged, this, &StudySetupPanel::updateEstimate);
+    connect(m_parallel, &QSpinBox::valueChanged, this, &StudySetupPanel::updateEstimate);
+    connect(m_fuse, &QSpinBox::valueChanged, this, &StudySetupPanel::updateEstimate);
     connect(m_openFile, &QPushButton::clicked, this, &StudySetupPanel::chooseStudyFile);
     connect(m_openFolder, &QPushButton::clicked, this, &StudySetupPanel::chooseStudyFolder);
     connect(m_chooseFolder, &QPushButton::clicked, this, &StudySetupPanel::chooseTargetFolder);
@@ -433,11 +436,39 @@ QString StudySetupPanel::estimateText() const
     const QString basis = recorded && reference ? tr("speeds recorded here and a reference speed of a 2-core CPU")
                           : recorded             ? tr("the speed recorded by the last such run on %1").arg(where)
                                                  : tr("a reference speed of a 2-core CPU; yours may differ");
-    QString text = tr("Estimated duration: about %1 of training for %2 runs, one at a time (%3; evaluations add to "
-                      "it, and runs already finished in the folder are skipped).")
-                       .arg(DurationEstimator::formatDuration(seconds))
-                       .arg(known)
-                       .arg(basis);
+    const QString details = tr("%1; evaluations add to it, and runs already finished in the folder are skipped").arg(basis);
+    const QString oneAtATime = DurationEstimator::formatDuration(seconds);
+    const int parallel = std::min(m_parallel->value(), known);
+    // --fuse auto is 1 on the CPU (fusedgroups.h: the cores, not kernel launches, bound a step).
+    const int fuse = m_fuse->value() == 0 && device == "cpu" ? 1 : m_fuse->value();
+    QString text;
+    if (fuse != 1 && device != "cpu") {
+        // Fused steps run without a CUDA graph: a fused group may be faster or slower than its runs
+        // one after another (docs/results/speed.md, not measured yet), so no figure is given.
+        text = tr("Estimated duration: unknown for fused runs (their speed on a GPU has not been measured yet); one "
+                  "at a time the %1 runs would take about %2 of training (%3).")
+                   .arg(known)
+                   .arg(oneAtATime, details);
+    } else if (parallel > 1 || fuse > 1) {
+        text = device == "cpu"
+                   ? tr("Estimated duration: about %1 of training for %2 runs (%3). Runs trained at once or fused share "
+                        "the CPU's cores: about as long as one at a time.")
+                         .arg(oneAtATime)
+                         .arg(known)
+                         .arg(details)
+                   : tr("Estimated duration: about %1 of training for %2 runs one at a time (%3); %4 at once on one GPU "
+                        "take between that and %5, as far as the GPU has room to spare.")
+                         .arg(oneAtATime)
+                         .arg(known)
+                         .arg(details)
+                         .arg(parallel)
+                         .arg(DurationEstimator::formatDuration(seconds / parallel));
+    } else {
+        text = tr("Estimated duration: about %1 of training for %2 runs, one at a time (%3).")
+                   .arg(oneAtATime)
+                   .arg(known)
+                   .arg(details);
+    }
     if (unknown > 0) {
         text += tr(" %1 more runs: unknown (no speed recorded on %2 yet).").arg(unknown).arg(where);
     }

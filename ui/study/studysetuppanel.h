@@ -54,7 +54,9 @@ public:
     void showOpenedStudy(const lbd::ResolvedStudy& study, const QString& folder);
 
     // "Estimated duration: about 4 min of training for 6 runs, one at a time (...)"; empty when
-    // the choice is invalid.
+    // the choice is invalid. Parallel runs share a CPU's cores (about the same time) and divide a
+    // GPU's time by at most their number; fused runs on a GPU (Fuse above 1, or auto) are said to
+    // be of unknown duration, their speed not measured yet.
     QString estimateText() const;
 
     // Which buttons apply: a pass running (Stop), stopping, a folder to continue.
