@@ -14,6 +14,7 @@
 #include "ui/panels/experimentpanel.h"
 #include "ui/study/studysetuppanel.h"
 #include "ui/widgets/progresspanel.h"
+#include "ui/widgets/throttledplot.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -148,6 +149,40 @@ private slots:
         context.config.objective.drwEpoch = 2;
         page.beginRun(context);
         QCOMPARE(page.drwMarkerPosition(), 2.0);
+    }
+
+    void drwLabelStaysInsideThePlot()
+    {
+        // The recipe's marker stands late (drw_epoch 160 of 200): its label went to the right of
+        // the line, past the plot's edge and into the right axis's label. At 1024x700 the loss plot
+        // is about 300 px wide; the label must lie inside the axis rectangle wherever the line is.
+        TrainingPage page;
+        page.resize(640, 560);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        for (const int drw : {20, 100, 160, 198}) {
+            RunContext context;
+            context.config = test::tinyConfig(200);
+            context.config.objective.drwEpoch = drw;
+            page.beginRun(context);
+            for (int epoch = 1; epoch <= 200; epoch += 199) {
+                lbd::EpochMetrics metrics;
+                metrics.epoch = epoch;
+                metrics.objective.total = 1.0;
+                metrics.objective.weightedCe = 1.0;
+                page.addEpoch(metrics);
+            }
+            page.lossPlot()->fitToData(); // what the throttled replot does, now
+            page.lossPlot()->replot();
+            const QRectF label = page.drwLabelRect();
+            const QRect area = page.lossPlotArea();
+            QVERIFY2(!label.isEmpty() && area.adjusted(-1, -1, 1, 1).contains(label.toAlignedRect()),
+                     qPrintable(QStringLiteral("drw %1: label %2,%3 %4x%5 outside the plot area %6,%7 %8x%9")
+                                    .arg(drw)
+                                    .arg(label.x()).arg(label.y()).arg(label.width()).arg(label.height())
+                                    .arg(area.x()).arg(area.y()).arg(area.width()).arg(area.height())));
+        }
+        QCOMPARE(page.drwMarkerLabel(), QStringLiteral("DRW from epoch 199"));
     }
 
     void startIsRefusedWhileAStudyRuns()

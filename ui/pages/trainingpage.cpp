@@ -7,6 +7,7 @@
 #include "ui/widgets/throttledplot.h"
 
 #include <QCheckBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QSlider>
 
@@ -15,6 +16,7 @@
 #include <QPlainTextEdit>
 #include <QTime>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -186,6 +188,7 @@ void TrainingPage::buildLossPlot()
     m_drwText->setColor(drwColor);
     m_drwText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_drwText->setPadding(QMargins(4, 2, 4, 2));
+    m_drwText->setBrush(QBrush(QColor(255, 255, 255, 210))); // readable over the curves it crosses
     for (QCPItemPosition* position : {m_drwLine->start, m_drwLine->end, m_drwText->position}) {
         position->setTypeX(QCPItemPosition::ptPlotCoords);
         position->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -195,6 +198,41 @@ void TrainingPage::buildLossPlot()
     m_drwText->position->setCoords(0, 0.02);
     m_drwLine->setVisible(false);
     m_drwText->setVisible(false);
+    // The x range grows with the run and the plot with the window: the label's side is chosen
+    // again before every replot.
+    connect(p, &QCustomPlot::beforeReplot, this, &TrainingPage::placeDrwLabel);
+}
+
+// The label beside the line on the side with room for it, so that it is never cut off at the
+// plot's edge nor runs into the right axis and its label (the marker often stands late in the
+// run: drw_epoch 160 of 200); just "DRW" where neither side has room for the whole label.
+void TrainingPage::placeDrwLabel()
+{
+    if (!m_drwText->visible()) {
+        return;
+    }
+    const QRect area = m_lossPlot->axisRect()->rect();
+    const double x = m_lossPlot->xAxis->coordToPixel(m_drwLine->start->coords().x());
+    const QMargins padding = m_drwText->padding();
+    const int width = QFontMetrics(m_drwText->font()).horizontalAdvance(m_drwLabel) + padding.left() + padding.right();
+    const double roomRight = area.right() - x;
+    const double roomLeft = x - area.left();
+    m_drwText->setText(std::max(roomLeft, roomRight) >= width ? m_drwLabel : QStringLiteral("DRW"));
+    m_drwText->setPositionAlignment((roomRight >= width || roomRight >= roomLeft ? Qt::AlignLeft : Qt::AlignRight)
+                                    | Qt::AlignTop);
+}
+
+QRectF TrainingPage::drwLabelRect() const
+{
+    if (!m_drwText->visible()) {
+        return {};
+    }
+    return QRectF(m_drwText->topLeft->pixelPosition(), m_drwText->bottomRight->pixelPosition());
+}
+
+QRect TrainingPage::lossPlotArea() const
+{
+    return m_lossPlot->axisRect()->rect();
 }
 
 void TrainingPage::placeDrwMarker(const lbd::TrainConfig& config)
@@ -210,7 +248,11 @@ void TrainingPage::placeDrwMarker(const lbd::TrainConfig& config)
         m_drwLine->start->setCoords(drw, 0);
         m_drwLine->end->setCoords(drw, 1);
         m_drwText->position->setCoords(drw, 0.02);
-        m_drwText->setText(tr("DRW: re-weighted from epoch %1").arg(drw + 1));
+        m_drwLabel = tr("DRW from epoch %1").arg(drw + 1); // the class weights apply from that epoch on
+        m_drwText->setText(m_drwLabel);
+        placeDrwLabel();
+    } else {
+        m_drwLabel.clear();
     }
 }
 
@@ -219,7 +261,7 @@ double TrainingPage::drwMarkerPosition() const
     return m_drwLine->visible() ? m_drwLine->start->coords().x() : -1.0;
 }
 
-QString TrainingPage::drwMarkerLabel() const { return m_drwText->visible() ? m_drwText->text() : QString(); }
+QString TrainingPage::drwMarkerLabel() const { return m_drwText->visible() ? m_drwLabel : QString(); }
 
 void TrainingPage::buildAccuracyPlot()
 {

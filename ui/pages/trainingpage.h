@@ -56,6 +56,10 @@ public:
     // weights change after that epoch), and its label; -1 and empty when the run has none.
     double drwMarkerPosition() const;
     QString drwMarkerLabel() const;
+    // Where the marker's label is drawn and the loss plot's axis rectangle, in the plot's pixels
+    // (the label must lie inside it: tests); an empty rectangle when the run has no marker.
+    QRectF drwLabelRect() const;
+    QRect lossPlotArea() const;
     // The banner shown when the latest evaluation is degenerate (HTML; empty when hidden).
     QString degeneracyText() const;
 
@@ -67,6 +71,7 @@ private:
     void buildAccuracyPlot();
     void buildLearningRatePlot();
     void placeDrwMarker(const lbd::TrainConfig& config);
+    void placeDrwLabel();
     void showDegeneracy(const lbd::EvaluationReport& report, int epoch);
 
     ThrottledPlot* m_lossPlot = nullptr;
@@ -96,6 +101,7 @@ private:
     QCPGraph* m_lrBatch = nullptr;
     QCPItemLine* m_drwLine = nullptr;
     QCPItemText* m_drwText = nullptr;
+    QString m_drwLabel; // "DRW from epoch 161"; the plot may show only "DRW" where it is narrow
 };
 
 } // namespace lbd::ui
