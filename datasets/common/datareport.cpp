@@ -88,6 +88,10 @@ std::vector<std::string> dataReportNotes(const DataReport& report)
     if (report.turned > 0) {
         notes.push_back(plural(size_t(report.turned), "JPEG was", "JPEGs were") + " turned upright by its EXIF orientation");
     }
+    if (report.checked && report.checkWarnings.empty()) {
+        // Said when it passed too: a user who saw the check fail once can see it pass after a fix.
+        notes.push_back("data check passed: no class is one repeated image or flat colours, no image is in two classes");
+    }
     return notes;
 }
 

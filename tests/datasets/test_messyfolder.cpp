@@ -113,6 +113,17 @@ private slots:
         const std::vector<std::string> notes = dataReportNotes(report);
         QVERIFY(std::any_of(notes.begin(), notes.end(), [](const std::string& n) { return n.find("ignored 3 hidden") == 0; }));
         QVERIFY(std::any_of(notes.begin(), notes.end(), [](const std::string& n) { return n.find("counted in class b") != std::string::npos; }));
+        // The check ran and found nothing: said, so that a passed check reads apart from none at all.
+        QCOMPARE(notes.back(), std::string("data check passed: no class is one repeated image or flat colours, no image is in two classes"));
+        DataReport failed = report;
+        failed.checkWarnings = {"class a: ..."};
+        DataReport unchecked = report;
+        unchecked.checked = false; // a streamed training split
+        for (const DataReport& other : {failed, unchecked}) {
+            const std::vector<std::string> otherNotes = dataReportNotes(other);
+            QVERIFY(std::none_of(otherNotes.begin(), otherNotes.end(),
+                                 [](const std::string& n) { return n.find("data check") != std::string::npos; }));
+        }
 
         // Refuse: the first bad file is named, and how many there are.
         ImageFolderOptions refuse = greyOptions();

@@ -133,6 +133,15 @@ private slots:
         QVERIFY2(summary.contains(QStringLiteral("digit0 30")) && summary.contains(QStringLiteral("digit9 5")), qPrintable(summary));
         QVERIFY2(summary.contains(QStringLiteral("class digit9 has only 5 training images")), qPrintable(summary));
         QCOMPARE(section->warningCount(), 4); // digit6..digit9 hold fewer than 10
+        // The warnings in their own coloured label, the notes (and the data check, which passed:
+        // each class has 5..7 distinct shades, none shared) in the plain one.
+        const auto* warnings = section->findChild<QLabel*>(QStringLiteral("datasetWarnings"));
+        const auto* notes = section->findChild<QLabel*>(QStringLiteral("datasetSummary"));
+        QVERIFY(warnings->wordWrap() && !warnings->isHidden());
+        QCOMPARE(warnings->text().count(QStringLiteral("Warning: ")), 4);
+        QVERIFY2(warnings->text().contains(QStringLiteral("class digit9 has only 5")), qPrintable(warnings->text()));
+        QVERIFY2(!notes->text().contains(QStringLiteral("Warning")), qPrintable(notes->text()));
+        QVERIFY2(notes->text().contains(QStringLiteral("data check passed")), qPrintable(notes->text()));
         // The shared decision matrix (Utility page, Decision lab, Classify) is about these classes.
         QCOMPARE(window.utilityDocument()->classNames().front(), QStringLiteral("digit0"));
         QCOMPARE(window.utilityDocument()->classCount(), 10);

@@ -58,6 +58,12 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
     m_directory->setObjectName(QStringLiteral("datasetDirectory"));
     m_directory->setPlaceholderText(tr("default location"));
     m_directory->setToolTip(tr("Directory holding the data set files."));
+    // The field is narrow beside Browse... at 1024 pixels (it shows the path's end): the tooltip
+    // has the whole path.
+    connect(m_directory, &QLineEdit::textChanged, this, [this](const QString& path) {
+        const QString what = tr("Directory holding the data set files.");
+        m_directory->setToolTip(path.isEmpty() ? what : what + QLatin1Char('\n') + path);
+    });
     m_browse = new QPushButton(tr("Browse..."), this);
     m_directoryRow = new QWidget(this);
     auto* dirLayout = new QHBoxLayout(m_directoryRow);
@@ -159,6 +165,16 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
     m_summary->setTextFormat(Qt::PlainText);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setVisible(false);
+    // Warnings (files left out, the data check, classes too small) in their own colour: the notes
+    // of a messy folder (ignored, not read, nested, composited) run to ten lines at 1024 pixels,
+    // and a warning coloured among them with the rest was not told apart.
+    m_warnings = new QLabel(this);
+    m_warnings->setObjectName(QStringLiteral("datasetWarnings"));
+    m_warnings->setWordWrap(true);
+    m_warnings->setTextFormat(Qt::PlainText);
+    m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warnings->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+    m_warnings->setVisible(false);
 
     auto* form = new QFormLayout;
     form->addRow(tr("Data set"), m_kind);
@@ -175,6 +191,7 @@ DatasetSection::DatasetSection(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form);
     layout->addWidget(m_chart, 1);
+    layout->addWidget(m_warnings);
     layout->addWidget(m_summary);
 
     m_scanDebounce.setSingleShot(true);
@@ -356,6 +373,8 @@ void DatasetSection::setDataError(const QString& error)
         m_summary->setToolTip(text);
         m_summary->setStyleSheet(QStringLiteral("color: #b00020;"));
         m_summary->setVisible(true);
+        m_warnings->clear();
+        m_warnings->setVisible(false);
     }
     if (changes) {
         emit dataErrorChanged();
@@ -366,23 +385,33 @@ void DatasetSection::showSummary(const DatasetScan& scan)
 {
     QStringList lines;
     for (const std::string& line : scan.summary) {
-        lines << QString::fromStdString(line);
+        // A bullet per sentence: wrapped to the panel's width, the notes of a messy folder ran together.
+        lines << QStringLiteral("\u2022 ") + QString::fromStdString(line);
     }
     QStringList warnings;
     for (const std::string& warning : scan.warnings) {
         warnings << tr("Warning: %1.").arg(QString::fromStdString(warning));
     }
     m_warningCount = static_cast<int>(warnings.size());
-    const QString text = (lines + warnings).join(QLatin1Char('\n'));
+    const QString text = lines.join(QLatin1Char('\n'));
     m_summary->setText(text);
     m_summary->setToolTip(text);
-    m_summary->setStyleSheet(warnings.isEmpty() ? QString() : QStringLiteral("color: #8a5a00;"));
+    m_summary->setStyleSheet(QString());
     m_summary->setVisible(!text.isEmpty());
+    m_warnings->setText(warnings.join(QLatin1Char('\n')));
+    m_warnings->setVisible(!warnings.isEmpty());
 }
 
 QString DatasetSection::summaryText() const
 {
-    return m_summary->isHidden() ? QString() : m_summary->text();
+    QStringList parts;
+    if (!m_summary->isHidden()) {
+        parts << m_summary->text();
+    }
+    if (!m_warnings->isHidden()) {
+        parts << m_warnings->text();
+    }
+    return parts.join(QLatin1Char('\n'));
 }
 
 void DatasetSection::browse()

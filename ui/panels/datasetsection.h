@@ -86,6 +86,7 @@ private:
     DatasetCacheRow* m_cache = nullptr;
     ClassCountChart* m_chart = nullptr;
     QLabel* m_summary = nullptr;
+    QLabel* m_warnings = nullptr; // the summary's warnings, apart and coloured, above its notes
     QString m_dataError;
     int m_warningCount = 0;
     int m_lastChannels = 0;
