@@ -30,8 +30,9 @@ QString ClassifyPageStatus::runHtml() const
     // An unfinished model is said in the same breath as the run's name: its answers are those of
     // a model stopped part-way.
     const QString name = QFileInfo(m_directory).fileName().toHtmlEscaped();
-    return m_finished ? tr("Run <b>%1</b> (%2)").arg(name, m_state.toHtmlEscaped())
-                      : tr("Run <b>%1</b> (<b style='color:#b00020'>%2: not a finished model</b>)").arg(name, m_state.toHtmlEscaped());
+    // The state carries its own brackets ("finished (150 epochs)"): after a comma, not inside more.
+    return m_finished ? tr("Run <b>%1</b>, %2").arg(name, m_state.toHtmlEscaped())
+                      : tr("Run <b>%1</b>, <b style='color:#b00020'>%2: not a finished model</b>").arg(name, m_state.toHtmlEscaped());
 }
 
 QString ClassifyPageStatus::reasonHtml() const

@@ -41,7 +41,10 @@ PredictionView::PredictionView(QWidget* parent) : QWidget(parent)
     m_image->setFixedSize(200, 200);
     m_image->setAlignment(Qt::AlignCenter);
     m_image->setStyleSheet(QStringLiteral("border: 1px solid #bbb; background: #fafafa;"));
-    m_image->setToolTip(tr("The image as decoded (before it is resized to the run's input)."));
+    // Classify hands over the model's input pixels (modelInputImage), no longer the file as Qt draws it.
+    m_image->setToolTip(tr("The image as the model got it: decoded as a person sees it (transparency composited on "
+                           "data.alpha_background, turned upright), converted to the run's channels and resized to its "
+                           "input size, shown enlarged."));
     m_title = new QLabel(this);
     m_title->setObjectName(QStringLiteral("classifyTitle"));
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
