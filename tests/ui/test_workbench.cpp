@@ -10,6 +10,7 @@
 #include "core/train/runfolder.h"
 #include "core/train/runlock.h"
 #include "core/util/buildinfo.h"
+#include "ui/app/appsettings.h"
 #include "ui/app/mainwindow.h"
 #include "ui/app/screenfit.h"
 #include "ui/app/screenshotrunner.h"
@@ -228,6 +229,21 @@ private slots:
         QCOMPARE(window.utilityDocument()->tailPenalty().value_or(-1), 2.0);
         QCOMPARE(window.utilityDocument()->rule(), lbd::DecisionRule::Eq7);
         QCOMPARE(window.pages()->tabText(window.pages()->currentIndex()).remove(QLatin1Char('&')), QStringLiteral("Calibration"));
+    }
+
+    // The folder of the last session comes back trained as given (profile none), not resampled by
+    // the preset's long tail, as when the user chose it in the panel.
+    void theLastFolderComesBackAsGiven()
+    {
+        const QString folder = m_dir.filePath(QStringLiteral("last-folder"));
+        AppSettings::setLastDataset(QStringLiteral("folder"), folder);
+        MainWindow window;
+        SessionState::restore(window); // the remembered preset (each has a long tail), then the last data set
+        const lbd::TrainConfig config = window.experimentPanel()->config();
+        QCOMPARE(QString::fromStdString(config.data.dataset), QStringLiteral("folder"));
+        QCOMPARE(QString::fromStdString(config.data.directory), folder);
+        QCOMPARE(config.data.longTail.profile, lbd::LongTailProfile::None);
+        AppSettings::setLastDataset({}, {});
     }
 
     void aRunTrainedElsewhereIsFollowedLive()

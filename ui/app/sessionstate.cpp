@@ -100,6 +100,10 @@ void SessionState::restoreLastDataset(MainWindow& window)
         if (config.data.dataset != name || config.data.directory != directory) {
             config.data.dataset = name;
             config.data.directory = directory;
+            // The user's own folder or lists come back as given, as when chosen in the panel: the
+            // preset's long tail was made for its own data set (it resampled a restored icon folder
+            // of 201 images to 59).
+            config.data.useAsGiven();
             window.experimentPanel()->setConfig(config, QObject::tr("%1 on the last data set")
                                                             .arg(window.experimentPanel()->chosenPreset()));
         }
