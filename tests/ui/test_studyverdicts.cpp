@@ -163,6 +163,7 @@ private slots:
         page.resize(700, 569);
         QApplication::processEvents();
         QVERIFY(page.plotsOnTheirOwnTab());
+        QCOMPARE(page.resultTabs()->tabText(0), QStringLiteral("Runs and table"));
         QVERIFY(page.minimumSizeHint().height() <= 569);
         page.resize(1022, 569);
         QApplication::processEvents();

@@ -452,6 +452,7 @@ void StudiesPage::resizeEvent(QResizeEvent* event)
     if (narrow == plotsOnTheirOwnTab()) {
         return;
     }
+    m_resultTabs->setTabText(m_resultTabs->indexOf(m_splitter), narrow ? tr("Runs and table") : tr("Runs, table and plots"));
     if (narrow) {
         m_resultTabs->insertTab(1, m_plots, tr("Plots"));
     } else {
