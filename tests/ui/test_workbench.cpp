@@ -16,6 +16,7 @@
 #include "ui/app/screenshotrunner.h"
 #include "ui/app/sessionstate.h"
 #include "ui/pages/calibrationpage.h"
+#include "ui/pages/studiespage.h"
 #include "ui/pages/trainingpage.h"
 #include "ui/panels/experimentpanel.h"
 #include "ui/training/runfollower.h"
@@ -131,6 +132,12 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // The Studies page reads its chosen study's results in the background and shows the claims
+        // once they are in: measure after that. Measured before, the check passed or failed with
+        // the timing (d7ba591's claims block made the page 906x882 once it showed).
+        QSignalSpy studiesRead(window.studiesPage(), &StudiesPage::summaryRefreshed);
+        window.studiesPage()->refreshSummary();
+        QTRY_VERIFY_WITH_TIMEOUT(studiesRead.count() >= 1, 60000);
         const QSize limit(1024, 700);
         QStringList tooLarge;
         QTabWidget* pages = window.pages();
