@@ -286,7 +286,8 @@ Command addStudyCommand(CLI::App& lbd)
     c->add_option("--fuse", o->fuse,
                   "train up to G runs that share model, data, image size and batch size (the seeds of a cell, cells that "
                   "differ only in the objective) as one fused model on one device, each keeping its own objective, "
-                  "optimiser, checkpoints and folder; auto: from the GPU's memory (1 on the CPU); default 1")
+                  "optimiser, checkpoints and folder; auto: from the GPU's memory (1 on the CPU); default 1. Measured on an "
+                  "H200: 3 fused runs trained 0.78x the images/s of one run alone (no CUDA graph yet)")
         ->type_name("G|auto");
     c->add_option("--threads", o->threads, "CPU threads per run (default: the cores shared among --parallel runs)")
         ->check(CLI::Range(0, 1024));
