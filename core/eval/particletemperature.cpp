@@ -125,35 +125,6 @@ private:
     std::vector<std::vector<double>> m_logTrue;  // [M][N] at the current T_j
 };
 
-// Golden-section search of a unimodal f on [log kMinTemperature, log kMaxTemperature] to 1e-6:
-// the log T at the minimum (the single-T fit's search, core/eval/temperature.cpp).
-template <typename F>
-double goldenLogT(F f)
-{
-    const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
-    double a = std::log(kMinTemperature);
-    double b = std::log(kMaxTemperature);
-    double x1 = b - ratio * (b - a);
-    double x2 = a + ratio * (b - a);
-    double f1 = f(x1);
-    double f2 = f(x2);
-    while (b - a > 1e-6) {
-        if (f1 <= f2) {
-            b = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = b - ratio * (b - a);
-            f1 = f(x1);
-        } else {
-            a = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = a + ratio * (b - a);
-            f2 = f(x2);
-        }
-    }
-    return (a + b) / 2.0;
-}
 
 std::string definition()
 {
@@ -195,7 +166,7 @@ ParticleTemperatureFit fitParticleTemperatures(const std::vector<double>& probab
     setAll(1.0);
     fit.nllBefore = joint.nll();
     // Start from the best common T (every T_j equal), then let each T_j move on its own.
-    const double common = goldenLogT([&](double logT) {
+    const double common = minimiseOverLogTemperature([&](double logT) {
         setAll(std::exp(logT));
         return joint.nll();
     });
@@ -205,7 +176,7 @@ ParticleTemperatureFit fitParticleTemperatures(const std::vector<double>& probab
     for (int sweep = 0; sweep < 100; ++sweep) {
         double largestMove = 0.0;
         for (size_t j = 0; j < m; ++j) {
-            const double best = goldenLogT([&](double x) {
+            const double best = minimiseOverLogTemperature([&](double x) {
                 const std::vector<double> candidate = joint.logTrue(j, std::exp(x));
                 return joint.nll(j, &candidate);
             });

@@ -90,33 +90,38 @@ double temperatureNll(const std::vector<double>& pbar, const std::vector<int64_t
     return sum / static_cast<double>(labels.size());
 }
 
-TemperatureFit fitTemperature(const std::vector<double>& pbar, const std::vector<int64_t>& labels, int64_t classCount)
+double minimiseOverLogTemperature(const std::function<double(double)>& f)
 {
-    const auto nll = [&](double logT) { return temperatureNll(pbar, labels, classCount, std::exp(logT)); };
     const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
     double a = std::log(kMinTemperature);
     double b = std::log(kMaxTemperature);
     double x1 = b - ratio * (b - a);
     double x2 = a + ratio * (b - a);
-    double f1 = nll(x1);
-    double f2 = nll(x2);
+    double f1 = f(x1);
+    double f2 = f(x2);
     while (b - a > 1e-6) {
         if (f1 <= f2) {
             b = x2;
             x2 = x1;
             f2 = f1;
             x1 = b - ratio * (b - a);
-            f1 = nll(x1);
+            f1 = f(x1);
         } else {
             a = x1;
             x1 = x2;
             f1 = f2;
             x2 = a + ratio * (b - a);
-            f2 = nll(x2);
+            f2 = f(x2);
         }
     }
+    return (a + b) / 2.0;
+}
+
+TemperatureFit fitTemperature(const std::vector<double>& pbar, const std::vector<int64_t>& labels, int64_t classCount)
+{
+    const auto nll = [&](double logT) { return temperatureNll(pbar, labels, classCount, std::exp(logT)); };
     TemperatureFit fit;
-    fit.temperature = std::exp((a + b) / 2.0);
+    fit.temperature = std::exp(minimiseOverLogTemperature(nll));
     fit.images = static_cast<int64_t>(labels.size());
     fit.nllBefore = temperatureNll(pbar, labels, classCount, 1.0);
     fit.nllAfter = temperatureNll(pbar, labels, classCount, fit.temperature);

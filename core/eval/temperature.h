@@ -6,6 +6,7 @@
 // unchanged; expected-utility decisions, confidences, defer and every calibration metric change.
 // Torch-free: pbar is [N][C] row-major doubles.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ std::vector<double> temperatureScaled(const std::vector<double>& pbar, int64_t c
 // Mean -log max(calibrated pbar[y], 1e-12) at T (the evaluation's NLL).
 double temperatureNll(const std::vector<double>& pbar, const std::vector<int64_t>& labels, int64_t classCount,
                       double temperature);
+// The log T in [log kMinTemperature, log kMaxTemperature] at the minimum of a unimodal f(log T), by
+// golden-section search to 1e-6: the single-T fit and each step of the per-particle fit search alike.
+double minimiseOverLogTemperature(const std::function<double(double)>& f);
 // Golden-section search on log T over [kMinTemperature, kMaxTemperature] (the NLL is convex in
 // 1 / T, hence unimodal in log T), to |log T| within 1e-6. InputError for no image or a bad shape.
 TemperatureFit fitTemperature(const std::vector<double>& pbar, const std::vector<int64_t>& labels, int64_t classCount);
