@@ -11,6 +11,8 @@
 
 #include <jpeglib.h>
 #include <jerror.h>
+
+#include "datasets/common/libjpegerrors.h"
 #endif
 
 namespace lbd {
@@ -18,35 +20,11 @@ namespace lbd {
 #if defined(LBD_OPENCV_CMYK_LIBJPEG)
 namespace {
 
-struct CmykErrors {
-    jpeg_error_mgr manager{};
-    std::jmp_buf jump{};
-    char message[JMSG_LENGTH_MAX] = {};
-};
-
-[[noreturn]] void jumpOnError(j_common_ptr info)
-{
-    auto* errors = reinterpret_cast<CmykErrors*>(info->err);
-    info->err->format_message(info, errors->message);
-    std::longjmp(errors->jump, 1);
-}
-
-// Data that ends early is an error (libjpeg would fill the rest with grey); other warnings are
-// ignored, as OpenCV ignores them.
-void onMessage(j_common_ptr info, int level)
-{
-    if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) {
-        jumpOnError(info);
-    }
-}
-
 class CmykReader {
 public:
     CmykReader(const uint8_t* data, size_t size) : m_data(data), m_size(size)
     {
-        m_info.err = jpeg_std_error(&m_errors.manager);
-        m_errors.manager.error_exit = jumpOnError;
-        m_errors.manager.emit_message = onMessage;
+        libjpeg::installErrors(m_info, m_errors);
     }
     ~CmykReader()
     {
@@ -101,7 +79,7 @@ public:
 private:
     const uint8_t* m_data;
     size_t m_size;
-    CmykErrors m_errors;
+    libjpeg::Errors m_errors;
     jpeg_decompress_struct m_info{};
     bool m_created = false;
 };

@@ -24,43 +24,20 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
+#include "datasets/common/libjpegerrors.h"
+
 namespace lbd {
 namespace {
 
 #define LBD_JPEG_STRING2(x) #x
 #define LBD_JPEG_STRING(x) LBD_JPEG_STRING2(x)
 
-// libjpeg's error manager, extended with where to jump and the message of the error.
-struct JpegErrors {
-    jpeg_error_mgr manager{};
-    std::jmp_buf jump{};
-    char message[JMSG_LENGTH_MAX] = {};
-};
-
-[[noreturn]] void jumpOnError(j_common_ptr info)
-{
-    auto* errors = reinterpret_cast<JpegErrors*>(info->err);
-    info->err->format_message(info, errors->message);
-    std::longjmp(errors->jump, 1);
-}
-
-// Warnings: data that ends early is an error (libjpeg would fill the rest of the image with grey);
-// the others (extraneous bytes before a marker, ...) are ignored, as OpenCV's decoder ignores them.
-void onMessage(j_common_ptr info, int level)
-{
-    if (level < 0 && info->err->msg_code == JWRN_JPEG_EOF) {
-        jumpOnError(info);
-    }
-}
-
 // One JPEG in memory being decoded; each step returns false on a libjpeg error (message()).
 class JpegReader {
 public:
     explicit JpegReader(const std::vector<uint8_t>& bytes) : m_bytes(bytes)
     {
-        m_info.err = jpeg_std_error(&m_errors.manager);
-        m_errors.manager.error_exit = jumpOnError;
-        m_errors.manager.emit_message = onMessage;
+        libjpeg::installErrors(m_info, m_errors);
     }
     ~JpegReader()
     {
@@ -118,7 +95,7 @@ public:
 
 private:
     const std::vector<uint8_t>& m_bytes;
-    JpegErrors m_errors;
+    libjpeg::Errors m_errors;
     jpeg_decompress_struct m_info{};
     bool m_created = false;
 };
@@ -273,7 +250,7 @@ public:
     JpegWriter()
     {
         m_info.err = jpeg_std_error(&m_errors.manager);
-        m_errors.manager.error_exit = jumpOnError;
+        m_errors.manager.error_exit = libjpeg::jumpOnError;
     }
     ~JpegWriter()
     {
@@ -314,7 +291,7 @@ public:
     const char* message() const { return m_errors.message; }
 
 private:
-    JpegErrors m_errors;
+    libjpeg::Errors m_errors;
     jpeg_compress_struct m_info{};
     unsigned char* m_buffer = nullptr;
     unsigned long m_size = 0;
