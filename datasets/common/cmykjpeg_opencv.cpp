@@ -4,6 +4,7 @@
 #include "datasets/common/cmykjpeg.h"
 
 #include "datasets/common/error.h"
+#include "datasets/common/readlimits.h"
 
 #if defined(LBD_OPENCV_CMYK_LIBJPEG)
 #include <csetjmp>
@@ -103,7 +104,7 @@ CmykJpegSamples decodeCmykJpegSamples(const uint8_t* data, size_t size, const st
         throw InputError(label + ": not a CMYK JPEG");
     }
     if (int64_t(info.image_height) * int64_t(info.image_width) > maxPixels) {
-        throw InputError(label + ": JPEG image of " + std::to_string(info.image_width) + " x "
+        throw ReadLimitError(label + ": JPEG image of " + std::to_string(info.image_width) + " x "
                          + std::to_string(info.image_height) + " pixels is over the limit of " + std::to_string(maxPixels)
                          + " pixels (maxImagePixels)");
     }

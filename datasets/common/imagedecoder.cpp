@@ -17,7 +17,7 @@ namespace lbd {
 void checkImageFileSize(int64_t size, const std::string& label, const ReadLimits& limits)
 {
     if (size > limits.maxImageFileBytes) {
-        throw InputError(label + ": image file of " + std::to_string(size) + " bytes is over the limit of "
+        throw ReadLimitError(label + ": image file of " + std::to_string(size) + " bytes is over the limit of "
                          + std::to_string(limits.maxImageFileBytes) + " bytes (maxImageFileBytes)");
     }
 }
@@ -83,6 +83,9 @@ DecodeOutcome decodeImageFilesKeepingGoing(const std::vector<std::string>& paths
     DecodeOutcome outcome;
     outcome.errors.resize(paths.size());
     std::vector<uint8_t> composited(paths.size()), turned(paths.size());
+    // A file over a read limit stops the split (ReadLimitError says why it is not skipped); the
+    // first one in path order is rethrown, so the message does not depend on thread timing.
+    std::vector<std::exception_ptr> overLimit(paths.size());
     std::atomic<int64_t> next{0};
     const auto work = [&] {
         for (int64_t i = next++; i < count; i = next++) {
@@ -92,6 +95,8 @@ DecodeOutcome decodeImageFilesKeepingGoing(const std::vector<std::string>& paths
                 decodeImageFile(paths[at], format, out + i * imageBytes, limits, &info);
                 composited[at] = info.applied.composited ? 1 : 0;
                 turned[at] = info.applied.orientation != 1 ? 1 : 0;
+            } catch (const ReadLimitError&) {
+                overLimit[at] = std::current_exception();
             } catch (const std::exception& error) {
                 // The path leads every decoder message; the report names the file once.
                 std::string reason = error.what();
@@ -110,6 +115,11 @@ DecodeOutcome decodeImageFilesKeepingGoing(const std::vector<std::string>& paths
     work();
     for (auto& thread : pool) {
         thread.join();
+    }
+    for (const std::exception_ptr& error : overLimit) {
+        if (error) {
+            std::rethrow_exception(error);
+        }
     }
     for (size_t i = 0; i < paths.size(); ++i) {
         outcome.composited += composited[i];

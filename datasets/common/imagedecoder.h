@@ -55,7 +55,8 @@ void decodeImageBytes(const std::vector<uint8_t>& bytes, const std::string& labe
 void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& format, int threads, uint8_t* out,
                       const ReadLimits& limits = {});
 
-// Decodes every file it can, going on past failures: what a folder with bad files needs.
+// Decodes every file it can, going on past failures: what a folder with bad files needs. A file
+// over a read limit is not a failure to go past: its ReadLimitError is rethrown (readlimits.h).
 struct DecodeOutcome {
     std::vector<std::string> errors; // per path: empty when it decoded, else the reason (the InputError's text)
     int64_t composited = 0;          // images with alpha (composited on the background)

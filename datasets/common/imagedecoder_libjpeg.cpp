@@ -172,7 +172,7 @@ void decodeJpeg(const std::vector<uint8_t>& bytes, const std::string& label, con
     const auto& info = reader.info();
     // The header's size again, as libjpeg read it: its frame header may lie past the bytes checked above.
     if (int64_t(info.image_height) > limits.maxImagePixels / std::max<int64_t>(1, info.image_width)) {
-        throw InputError(label + ": JPEG image of " + std::to_string(info.image_width) + " x " + std::to_string(info.image_height)
+        throw ReadLimitError(label + ": JPEG image of " + std::to_string(info.image_width) + " x " + std::to_string(info.image_height)
                          + " pixels is over the limit of " + std::to_string(limits.maxImagePixels) + " pixels (maxImagePixels)");
     }
     const J_COLOR_SPACE output = outputSpace(info.jpeg_color_space, format.channels, label);

@@ -57,8 +57,9 @@ ImageFormat resolvedImageFormat(ImageFormat format, const std::vector<std::strin
 namespace {
 
 // A streamed split is not decoded here: a file is left out when it is empty or its first bytes are
-// not an image header the decoders know (cheap: a few bytes per file, for a million-file list).
-std::string streamedFileProblem(const std::string& path)
+// not an image header the decoders know (cheap: a few bytes per file, for a million-file list). A
+// size those bytes give (PNG, BMP, GIF, ...) is held to the pixel limit now, not at a batch mid-run.
+std::string streamedFileProblem(const std::string& path, const ReadLimits& limits)
 {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
@@ -73,8 +74,12 @@ std::string streamedFileProblem(const std::string& path)
         if (!parseImageHeader(head.data(), head.size())) {
             return "not an image file (its first bytes are no PNG, JPEG, BMP, TIFF, WebP or PNM header)";
         }
+        checkImageHeader(head.data(), head.size(), path, limits);
+    } catch (const ReadLimitError&) {
+        throw;
     } catch (const std::exception& error) {
-        return error.what();
+        const std::string reason = error.what(); // the report names the file once
+        return reason.rfind(path + ": ", 0) == 0 ? reason.substr(path.size() + 2) : reason;
     }
     return {};
 }
@@ -141,7 +146,7 @@ RawSplit makeImageFileSplit(std::vector<std::string> paths, std::vector<int64_t>
     if (bytes > options.limits.maxInMemoryBytes) {
         std::vector<std::string> errors(paths.size());
         for (size_t i = 0; i < paths.size(); ++i) {
-            errors[i] = streamedFileProblem(paths[i]);
+            errors[i] = streamedFileProblem(paths[i], options.limits);
         }
         const std::vector<bool> keep = keptRows(paths, errors, options, report, splitName);
         keepOnly(paths, keep);

@@ -287,7 +287,7 @@ void checkImageHeader(const uint8_t* data, size_t size, const std::string& label
     }
     // Compared by division: two 32-bit sizes multiplied may overflow int64.
     if (header->sizeKnown() && header->width > 0 && header->height > limits.maxImagePixels / header->width) {
-        throw InputError(label + ": " + header->format + " image of " + std::to_string(header->width) + " x "
+        throw ReadLimitError(label + ": " + header->format + " image of " + std::to_string(header->width) + " x "
                          + std::to_string(header->height) + " pixels is over the limit of "
                          + std::to_string(limits.maxImagePixels) + " pixels (maxImagePixels)");
     }

@@ -2,8 +2,10 @@
 // What a reader may take from the machine, in one place: every reader is given these with its
 // options (DatasetOptions::limits), so a new limit is one field here and one check in the shared
 // reading code of datasets/common/ (whole files, image files), not a change to every format.
-// Each refusal is an InputError naming the file and the limit with its value.
+// Each refusal is a ReadLimitError naming the file and the limit with its value.
 #include <cstdint>
+
+#include "datasets/common/error.h"
 
 namespace lbd {
 
@@ -28,6 +30,14 @@ struct ReadLimits {
     // Classes of a data set (100000, 100x ImageNet's): a list-file label sizes per-class arrays,
     // so a label of 2000000000 must be refused, not allocated for.
     int64_t maxClasses = 100000;
+};
+
+// A file over one of these limits. Refused whatever data.on_bad_file says: a 30000 x 30000 PNG of
+// 1 MB is not a broken file to leave out but a request for 2.7 GB of pixels, which the user must
+// see and decide about (shrink it, or remove it), not find in a list of skipped files.
+class ReadLimitError : public InputError {
+public:
+    using InputError::InputError;
 };
 
 // The bytes of an image file's start read to find its size (JPEG's EXIF block may come first).

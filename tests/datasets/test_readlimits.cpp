@@ -12,6 +12,8 @@
 
 #include <QTemporaryDir>
 
+#include <zlib.h>
+
 #include <atomic>
 #include <csignal>
 #include <fstream>
@@ -75,6 +77,26 @@ std::string inputErrorAsUnprivilegedUser(Action action)
     int status = 0;
     waitpid(child, &status, 0);
     return message;
+}
+
+// A PNG signature and an IHDR chunk (valid CRC) claiming width x height: the start of a PNG that
+// says it is that large, as a 1 MB file of 30000 x 30000 zero pixels does.
+std::vector<uint8_t> pngClaiming(uint32_t width, uint32_t height)
+{
+    std::vector<uint8_t> bytes = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13};
+    std::vector<uint8_t> chunk = {'I', 'H', 'D', 'R'};
+    for (const uint32_t value : {width, height}) {
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            chunk.push_back(static_cast<uint8_t>(value >> shift));
+        }
+    }
+    chunk.insert(chunk.end(), {8, 2, 0, 0, 0}); // 8-bit RGB
+    bytes.insert(bytes.end(), chunk.begin(), chunk.end());
+    const auto crc = static_cast<uint32_t>(crc32(0, chunk.data(), static_cast<uInt>(chunk.size())));
+    for (int shift = 24; shift >= 0; shift -= 8) {
+        bytes.push_back(static_cast<uint8_t>(crc >> shift));
+    }
+    return bytes;
 }
 
 ImageFolderOptions folderOptions()
@@ -200,6 +222,34 @@ private slots:
         std::ofstream(root + "/train.txt") << "a.png 4\nb.png 5\n";
         QVERIFY(throwsInputError([&] { readListFiles(root, "train.txt", "test.txt", options); },
                                  {root + "/train.txt:2", "label 5", "5 classes (maxClasses)"}));
+    }
+
+    // An image over maxImagePixels is refused, not left out under data.on_bad_file skip as a
+    // broken file is (5d55da8 skipped it: hostile_inputs case 4 exited 0), in memory and streamed.
+    void imagesOverThePixelLimitStopTheFolderWhateverOnBadFile()
+    {
+        if (!imageDecodingAvailable()) {
+            QSKIP("built without OpenCV (the test writes PNG files)");
+        }
+        QTemporaryDir dir;
+        test::writeClass(dir.path(), "a", 3, 10);
+        test::writeClass(dir.path(), "b", 3, 90);
+        const std::string root = dir.path().toStdString();
+        test::writeBytes(root + "/a/empty.png", {});
+        ImageFolderOptions options = folderOptions();
+        QCOMPARE(options.files.onBadFile, BadFilePolicy::Skip);
+        RawDataset data = readImageFolder(root, options);
+        QCOMPARE(data.report.skipped.size(), size_t(1)); // a broken file is still left out
+        test::writeBytes(root + "/b/huge.png", pngClaiming(30000, 30000));
+        const std::vector<std::string> expected = {root + "/b/huge.png", "30000 x 30000", "67108864 pixels (maxImagePixels)"};
+        QVERIFY(throwsInputError([&] { readImageFolder(root, options); }, expected));
+        options.files.limits.maxInMemoryBytes = 1; // streamed: checked from the first bytes
+        QVERIFY(throwsInputError([&] { readImageFolder(root, options); }, expected));
+        try {
+            readImageFolder(root, folderOptions());
+            QFAIL("not refused");
+        } catch (const ReadLimitError&) {
+        }
     }
 
     void imageFolderGivenAFile()
