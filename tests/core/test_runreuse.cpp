@@ -148,16 +148,15 @@ private slots:
         }
     }
 
-    // tools/gpu/paper-studies.sh trains paper-union-a and paper-union-b, then runs the built-in studies
-    // with --reuse-from: every one of their runs must be among those, and no run is trained twice.
+    // The GPU plan (tools/gpu/lease-2026-11-28b.sh) trains tools/gpu/claims-union.json, and
+    // tools/claims_report.sh then puts the built-in studies together from it with --reuse-from:
+    // every one of their runs must be among its runs, and no run is trained twice.
     void theGpuPlanCoversEveryBuiltInRun()
     {
         const std::string tools = std::string(LBD_SOURCE_DIR) + "/tools/gpu/";
-        std::map<std::string, std::string> trained = runsByKey(resolveStudy(findStudySpec(tools + "paper-union-a.json"), {}));
-        const auto unionB = runsByKey(resolveStudy(findStudySpec(tools + "paper-union-b.json"), {}));
-        trained.insert(unionB.begin(), unionB.end());
-        const size_t planned = resolveStudy(findStudySpec(tools + "paper-union-a.json"), {}).runs.size()
-            + resolveStudy(findStudySpec(tools + "paper-union-b.json"), {}).runs.size();
+        const ResolvedStudy plan = resolveStudy(findStudySpec(tools + "claims-union.json"), {});
+        const std::map<std::string, std::string> trained = runsByKey(plan);
+        const size_t planned = plan.runs.size();
         std::set<std::string> needed;
         for (const StudyInfo& info : listBuiltInStudies()) {
             if (info.name == "discrepancy-as-linear") {
@@ -181,8 +180,8 @@ private slots:
         }
         QCOMPARE(decisionOnly, 1);
         QCOMPARE(runsByKey(methods).size(), (methods.cells.size() - 1) * methods.seeds.size());
-        // 16 configs x 3 seeds, less M = 1, 2, 5, 8 at seed 2 (the particle study uses 2 seeds).
-        QCOMPARE(needed.size(), size_t(16 * 3 - 4));
+        // 16 configs x 3 seeds (the particle study uses 3 seeds since 2026-11-28).
+        QCOMPARE(needed.size(), size_t(16 * 3));
         QCOMPARE(trained.size(), planned); // no config trained twice
         QCOMPARE(planned, needed.size());  // nothing trained that no study uses
     }
