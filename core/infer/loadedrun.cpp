@@ -28,7 +28,7 @@ LoadedRun loadRun(const std::string& directory, const torch::Device& device)
                                  static_cast<int64_t>(run.manifest.classNames.size()));
     run.model = makeParticleModel(run.modelSpec);
     try {
-        run.epoch = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *run.model, nullptr).epoch;
+        run.epoch = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *run.model, nullptr, run.config.train.epochs).epoch;
     } catch (const CheckpointMismatch& error) {
         // The model was built from run.json and config.json: a mismatch means one of them is not
         // this checkpoint's.

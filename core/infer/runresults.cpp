@@ -42,14 +42,16 @@ void checkLoaded(const RunResults& results)
 }
 
 // The most images a run's cached split can hold, from its metadata: the test counts of run.json;
-// the held-out counts of split.json for a validation fraction; for a validation list (no count
-// recorded) the tensor-file limit alone.
+// its validation counts (recorded for a validation fraction or list), else, for a run written
+// before they were, the held-out counts of split.json; for such a run's validation list (no count
+// recorded anywhere) the tensor-file limit alone.
 int64_t splitImageBound(const RunFolder& folder, const RunManifest& manifest, ResultSplit split)
 {
     std::vector<int64_t> counts = manifest.testCounts;
     if (split == ResultSplit::Validation) {
-        counts = folder.exists(RunFolder::kSplit) ? loadLongTailSplit(folder.path(RunFolder::kSplit)).validationCounts
-                                                  : std::vector<int64_t>{};
+        counts = !manifest.validationCounts.empty() ? manifest.validationCounts
+                 : folder.exists(RunFolder::kSplit) ? loadLongTailSplit(folder.path(RunFolder::kSplit)).validationCounts
+                                                    : std::vector<int64_t>{};
         if (counts.empty()) {
             return kMaxTensorFileBytes;
         }
@@ -137,8 +139,9 @@ RunResults loadRunResults(const std::string& directory, ResultSplit split)
                              + std::to_string(n) + " is not a class index (0.." + std::to_string(results.classes - 1) + ")");
         }
     }
-    if (split == ResultSplit::Test) {
-        // The cached labels must be this run's test split: a file copied from another run would
+    const std::vector<int64_t>& recordedCounts = split == ResultSplit::Test ? results.testCounts : manifest.validationCounts;
+    if (!recordedCounts.empty()) {
+        // The cached labels must be this run's split: a file copied from another run would
         // silently evaluate someone else's model.
         std::vector<int64_t> perClass(static_cast<size_t>(results.classes), 0);
         for (const int64_t label : results.labels) {
@@ -146,9 +149,9 @@ RunResults loadRunResults(const std::string& directory, ResultSplit split)
                 ++perClass[static_cast<size_t>(label)];
             }
         }
-        if (perClass != results.testCounts) {
-            throw InputError(probabilitiesPath + ": does not belong to this run (its labels do not give the test counts "
-                             "that " + folder.path(RunFolder::kManifest) + " records)");
+        if (perClass != recordedCounts) {
+            throw InputError(probabilitiesPath + ": does not belong to this run (its labels do not give the "
+                             + resultSplitName(split) + " counts that " + folder.path(RunFolder::kManifest) + " records)");
         }
     }
     return results;

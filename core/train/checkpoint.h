@@ -31,8 +31,11 @@ public:
 
 // Loads into an already-built model and optimiser of the same shape. Throws InputError naming the
 // file when it is missing, corrupt, refused (archivecheck.h: checked before it is parsed), or
-// CheckpointMismatch when it was written for another model.
+// CheckpointMismatch when it was written for another model; and InputError naming the file and the
+// entry when a value is outside what training writes (checked before the model is touched): epoch
+// in 1..runEpochs (the run's train.epochs), one history line per epoch, the loss scaler's scale a
+// power of two with whole counts, every floating tensor finite.
 // `optimizer` may be null (inference: only the model is restored).
-CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd* optimizer);
+CheckpointState loadCheckpoint(const std::string& path, torch::nn::Module& model, FlatSgd* optimizer, int runEpochs);
 
 } // namespace lbd

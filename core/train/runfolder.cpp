@@ -1,5 +1,6 @@
 #include "core/train/runfolder.h"
 
+#include "core/train/trainconfig.h"
 #include "core/util/jsonread.h"
 #include "core/util/jsonfile.h"
 
@@ -9,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <sstream>
@@ -118,6 +120,37 @@ std::string newRunDirectory(const std::string& runsRoot, const std::string& name
     return candidate;
 }
 
+namespace {
+
+// What writeStatus can have written (trainer.cpp, redecidedrun.cpp), in one place: a status.json
+// edited or damaged outside that range is refused naming the field, before a resume or a runs
+// table trusts its counts (epochs_done 900 of 200 read as "finished, nothing to do").
+void checkRunStatus(const RunStatus& status, const std::string& source)
+{
+    static const char* const kStates[] = {"running", "finished", "stopped", "failed"};
+    if (status.state.empty()) {
+        throw InputError(source + ": field state is missing");
+    }
+    if (std::find(std::begin(kStates), std::end(kStates), status.state) == std::end(kStates)) {
+        throw InputError(source + ": field state = '" + status.state.substr(0, 40)
+                         + "' is not one a run writes (running, finished, stopped, failed)");
+    }
+    if (status.epochs < 0 || status.epochs > kMaxEpochs) {
+        throwOutOfRange(source, "epochs", std::to_string(status.epochs), "0.." + std::to_string(kMaxEpochs),
+                        "train.epochs' limit");
+    }
+    if (status.epochsDone < 0 || status.epochsDone > status.epochs) {
+        throwOutOfRange(source, "epochs_done", std::to_string(status.epochsDone), "0.." + std::to_string(status.epochs),
+                        "its field epochs, the run's train.epochs");
+    }
+    if (status.checkpointEpoch < 0 || status.checkpointEpoch > status.epochsDone) {
+        throwOutOfRange(source, "checkpoint_epoch", std::to_string(status.checkpointEpoch),
+                        "0.." + std::to_string(status.epochsDone), "its field epochs_done");
+    }
+}
+
+} // namespace
+
 RunStatus readRunStatus(const RunFolder& folder)
 {
     const std::string source = folder.path(RunFolder::kStatus);
@@ -129,6 +162,7 @@ RunStatus readRunStatus(const RunFolder& folder)
     status.checkpointEpoch = static_cast<int>(integerField(json, "checkpoint_epoch", source, status.epochsDone));
     status.message = textField(json, "message", source);
     status.updated = textField(json, "updated", source);
+    checkRunStatus(status, source);
     return status;
 }
 

@@ -60,8 +60,9 @@ struct RunStatus {
     std::string message;
     std::string updated;
 };
-// InputError naming status.json and the field when the file is not JSON, not an object, or a
-// field has the wrong type.
+// InputError naming status.json and the field when the file is not JSON, not an object, a field
+// has the wrong type, or a value is outside what the trainer writes: state one of the four above,
+// 0 <= checkpoint_epoch <= epochs_done <= epochs <= kMaxEpochs.
 RunStatus readRunStatus(const RunFolder& folder);
 
 // A new run folder name under `runsRoot`: "<name>-YYYYMMDD-HHMMSS" (with a suffix if taken).

@@ -5,6 +5,7 @@
 #include "core/util/buildinfo.h"
 #include "core/util/error.h"
 #include "core/util/machineinfo.h"
+#include "core/util/numbertext.h"
 
 #include "core/util/jsonread.h"
 
@@ -17,31 +18,67 @@
 namespace lbd {
 namespace {
 
-// A damaged or hand-edited run.json must be refused here, naming the file, before its numbers
-// size a model or an allocation (an input size of 100000 once asked for 40 GB).
-void checkManifest(const RunManifest& manifest, const std::string& path)
+// computeNormalization's floor on a channel's deviation (augmentation.cpp), as a float, as stored.
+constexpr double kSmallestWrittenStd = static_cast<double>(1e-3f);
+
+// What writeRunManifest can have written, in one place: a damaged or hand-edited run.json is
+// refused here, naming the field, before its numbers size a model or an allocation (an input size
+// of 100000 once asked for 40 GB) or a std of 0 turns every prediction into NaN.
+void checkManifest(const RunManifest& manifest, const std::string& source)
 {
-    const auto fail = [&](const std::string& what) { throw InputError(path + ": damaged run manifest: " + what); };
+    const auto fail = [&](const std::string& what) { throw InputError(source + ": field " + what); };
     const auto classes = static_cast<int64_t>(manifest.classNames.size());
     if (classes < 2 || classes > kMaxClasses) {
-        fail("class_names lists " + std::to_string(classes) + " classes (2.." + std::to_string(kMaxClasses) + " expected)");
+        fail("class_names lists " + std::to_string(classes) + " classes, outside 2.." + std::to_string(kMaxClasses));
     }
-    if (static_cast<int64_t>(manifest.trainCounts.size()) != classes || static_cast<int64_t>(manifest.testCounts.size()) != classes) {
-        fail(std::to_string(classes) + " class names but " + std::to_string(manifest.trainCounts.size()) + " train counts and "
-             + std::to_string(manifest.testCounts.size()) + " test counts");
+    const auto checkCounts = [&](const std::vector<int64_t>& counts, const char* key) {
+        if (static_cast<int64_t>(counts.size()) != classes) {
+            fail(std::string(key) + " has " + std::to_string(counts.size()) + " counts, not one per class of class_names ("
+                 + std::to_string(classes) + ")");
+        }
+        for (size_t c = 0; c < counts.size(); ++c) {
+            if (counts[c] < 0) {
+                fail(std::string(key) + "[" + std::to_string(c) + "] = " + std::to_string(counts[c])
+                     + " is negative (a number of images)");
+            }
+        }
+    };
+    checkCounts(manifest.trainCounts, "train_counts");
+    checkCounts(manifest.testCounts, "test_counts");
+    if (!manifest.validationCounts.empty()) {
+        checkCounts(manifest.validationCounts, "validation_counts");
     }
     const ImageFormat& f = manifest.imageFormat;
-    if (f.channels < 1 || f.channels > 4 || f.height < 1 || f.width < 1 || f.height > kMaxInputSize || f.width > kMaxInputSize) {
-        fail("image format " + std::to_string(f.channels) + "x" + std::to_string(f.height) + "x" + std::to_string(f.width)
-             + " is outside 1..4 channels and 1.." + std::to_string(kMaxInputSize) + " pixels");
+    if (f.channels != 1 && f.channels != 3) {
+        fail("image.channels = " + std::to_string(f.channels) + " is not 1 or 3 (grey or colour, what the readers give)");
+    }
+    const std::string sides = "1.." + std::to_string(kMaxInputSize);
+    if (f.height < 1 || f.height > kMaxInputSize) {
+        throwOutOfRange(source, "image.height", std::to_string(f.height), sides);
+    }
+    if (f.width < 1 || f.width > kMaxInputSize) {
+        throwOutOfRange(source, "image.width", std::to_string(f.width), sides);
     }
     if (manifest.inputSize < 8 || manifest.inputSize > kMaxInputSize) {
-        fail("input_size " + std::to_string(manifest.inputSize) + " is outside 8.." + std::to_string(kMaxInputSize));
+        throwOutOfRange(source, "input_size", std::to_string(manifest.inputSize), "8.." + std::to_string(kMaxInputSize),
+                        "augment.output_size's range");
     }
-    if (static_cast<int64_t>(manifest.normalization.mean.size()) != f.channels
-        || static_cast<int64_t>(manifest.normalization.std.size()) != f.channels) {
-        fail("the normalisation does not have one mean and one std per channel");
-    }
+    // computeNormalization: means of pixels in [0, 1], deviations clamped to at least 1e-3 (and at
+    // most 0.5, that of pixels half 0 and half 1).
+    const auto checkPerChannel = [&](const std::vector<float>& values, const char* key, double low, double high) {
+        if (static_cast<int64_t>(values.size()) != f.channels) {
+            fail(std::string(key) + " has " + std::to_string(values.size()) + " values, not one per image channel ("
+                 + std::to_string(f.channels) + ")");
+        }
+        for (size_t c = 0; c < values.size(); ++c) {
+            if (!(values[c] >= low && values[c] <= high)) { // NaN fails too
+                throwOutOfRange(source, std::string(key) + "[" + std::to_string(c) + "]", numberText(values[c], 9),
+                                numberText(low, 3) + ".." + numberText(high, 3), "pixel units");
+            }
+        }
+    };
+    checkPerChannel(manifest.normalization.mean, "normalization.mean", 0.0, 1.0);
+    checkPerChannel(manifest.normalization.std, "normalization.std", kSmallestWrittenStd, 0.5);
 }
 
 // run.json's "data_report" and "data_check": what reading image files left out, ignored or
@@ -114,6 +151,11 @@ void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std
                       {"libtorch_version", info.torchVersion},
                       {"created", created},
                       {"provenance", currentProvenance(config ? &config->data : nullptr)}};
+    if (dataset.validation.size() > 0) {
+        // Held out (val_fraction) or the data set's own (val_list, which split.json does not
+        // count): what bounds val_probabilities.pt's size when it is read back.
+        manifest["validation_counts"] = countPerClass(dataset.validation.labels, dataset.classCount());
+    }
     if (dataset.name.rfind("folder:", 0) == 0 || dataset.name.rfind("list:", 0) == 0) {
         addDataReport(manifest, dataset.report);
     }
@@ -129,6 +171,9 @@ RunManifest readRunManifest(const RunFolder& folder)
     manifest.classNames = requiredTextList(json, "class_names", source);
     manifest.trainCounts = requiredIntegerList(json, "train_counts", source);
     manifest.testCounts = requiredIntegerList(json, "test_counts", source);
+    if (json.contains("validation_counts")) { // absent: no validation split, or a run from before they were recorded
+        manifest.validationCounts = requiredIntegerList(json, "validation_counts", source);
+    }
     manifest.imageFormat.channels = requiredInteger(json, "image.channels", source);
     manifest.imageFormat.height = requiredInteger(json, "image.height", source);
     manifest.imageFormat.width = requiredInteger(json, "image.width", source);
@@ -143,7 +188,7 @@ RunManifest readRunManifest(const RunFolder& folder)
     manifest.lbdVersion = textField(json, "lbd_version", source);
     manifest.torchVersion = textField(json, "libtorch_version", source);
     manifest.created = textField(json, "created", source);
-    checkManifest(manifest, folder.path(RunFolder::kManifest));
+    checkManifest(manifest, source);
     return manifest;
 }
 

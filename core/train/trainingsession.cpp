@@ -188,7 +188,8 @@ void TrainingSession::State::openOrStartFolder()
         folder.writeJsonLines(RunFolder::kMetrics, history);
         message("no checkpoint yet (the run stopped before its first one): training again from epoch 1 on the saved split");
     } else if (resume) {
-        const CheckpointState state = loadCheckpoint(folder.path(RunFolder::kCheckpoint), *model, optimizer.get());
+        const CheckpointState state =
+            loadCheckpoint(folder.path(RunFolder::kCheckpoint), *model, optimizer.get(), config.train.epochs);
         firstEpoch = state.epoch + 1;
         checkpointEpoch = state.epoch;
         lossScaler = state.lossScaler;

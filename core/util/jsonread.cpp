@@ -21,6 +21,13 @@ void throwWrongJsonType(const std::string& source, const std::string& key, const
     throw InputError(source + ": field " + key + " must be " + what + " (found " + foundType(found) + ")");
 }
 
+void throwOutOfRange(const std::string& source, const std::string& key, const std::string& value, const std::string& range,
+                     const std::string& why)
+{
+    throw InputError(source + ": field " + key + " = " + value.substr(0, 40) + " is outside " + range
+                     + (why.empty() ? std::string() : " (" + why + ")"));
+}
+
 void requireObject(const nlohmann::json& object, const std::string& source)
 {
     if (!object.is_object()) {

@@ -62,6 +62,11 @@ int64_t integerField(const nlohmann::json& object, const char* key, const std::s
 // errors, for readers that walk a file themselves (report.json names paths like per_class[3].total).
 [[noreturn]] void throwWrongJsonType(const std::string& source, const std::string& key, const std::string& what,
                                      const nlohmann::json& found);
+// Throws InputError "SOURCE: field KEY = VALUE is outside RANGE (WHY)": the one wording of a value of
+// the right type that the file's writer cannot have produced (run files, issue 37). `value` is cut
+// to 40 characters; `why` (the bound's origin, e.g. "its field epochs") may be empty.
+[[noreturn]] void throwOutOfRange(const std::string& source, const std::string& key, const std::string& value,
+                                  const std::string& range, const std::string& why = {});
 // `object` itself must be a JSON object: InputError "SOURCE: must be a JSON object (found an array)".
 void requireObject(const nlohmann::json& object, const std::string& source);
 // Required fields, typed the same way ("SOURCE: field image.channels is missing" / "... must be an

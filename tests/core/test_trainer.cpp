@@ -106,16 +106,16 @@ private slots:
         const std::string path = dir.path().toStdString() + "/checkpoint.pt";
         torch::nn::Linear model(3, 2);
         FlatSgd optimizer(model->parameters(), 0.9, true, 5e-4, false);
-        CheckpointState state{4, "{}\n", "{}", torch::tensor({1024.0f, 7.0f, 3.0f})};
+        CheckpointState state{4, "{}\n{}\n{}\n{}\n", "{}", torch::tensor({1024.0f, 7.0f, 3.0f})};
         saveCheckpoint(path, *model, optimizer, state);
-        const CheckpointState loaded = loadCheckpoint(path, *model, &optimizer);
+        const CheckpointState loaded = loadCheckpoint(path, *model, &optimizer, 4);
         QCOMPARE(loaded.epoch, 4);
         QVERIFY(loaded.lossScaler.defined());
         QVERIFY(torch::equal(loaded.lossScaler, state.lossScaler));
         // A checkpoint written before the scaler was saved still loads; the scaler starts afresh.
         state.lossScaler = torch::Tensor();
         saveCheckpoint(path, *model, optimizer, state);
-        QVERIFY(!loadCheckpoint(path, *model, &optimizer).lossScaler.defined());
+        QVERIFY(!loadCheckpoint(path, *model, &optimizer, 4).lossScaler.defined());
     }
 
     void stopTakesEffectWithinOneBatchAndKeepsTheCheckpoint()

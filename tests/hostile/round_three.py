@@ -112,3 +112,46 @@ def cases(fx, case):
          ["config.json", "4000000 values"],
          prepare=lambda: big_config(os.path.join(fx.run, "config.json"), os.path.join(over, "config.json"), 2001),
          max_rss_mb=400, max_seconds=1)
+
+    # Issue 37 item 1's rest: values of the right type that no run writes, each refused naming the
+    # file and the field (entry) with its range, and the run folder left as it was.
+    def edited(folder, name, edit):
+        def apply():
+            path = os.path.join(folder, name)
+            with open(path) as f:
+                value = json.load(f)
+            edit(value)
+            with open(path, "w") as f:
+                json.dump(value, f)
+        return apply
+
+    def untouched(folder):
+        before = {name: open(os.path.join(folder, name), "rb").read() for name in sorted(os.listdir(folder))
+                  if os.path.isfile(os.path.join(folder, name)) and name != "train.log"}
+
+        def check():
+            for name, data in before.items():
+                if open(os.path.join(folder, name), "rb").read() != data:
+                    return name + " changed"
+            return None
+        return check
+
+    ranges = (
+        ("r7a", "status.json epochs_done 900 of 2 (train --resume)", "status.json",
+         lambda d: d.update(epochs_done=900), lambda run: [lbd, "train", "--resume", run, "--quiet"],
+         "status.json: field epochs_done = 900 is outside 0..2"),
+        ("r7b", "run.json normalization std 0 (predict)", "run.json",
+         lambda d: d["normalization"]["std"].__setitem__(0, 0), lambda run: [lbd, "predict", run, p("good.png")],
+         "run.json: field normalization.std[0] = 0 is outside 0.001..0.5"),
+        ("r7c", "run.json train count -5 (eval)", "run.json",
+         lambda d: d["train_counts"].__setitem__(1, -5), lambda run: [lbd, "eval", run],
+         "run.json: field train_counts[1] = -5 is negative"),
+        ("r7d", "config.json train.epochs 1 under checkpoint.pt's epoch 2 (export --onnx)", "config.json",
+         lambda d: d["train"].update(epochs=1), lambda run: [lbd, "export", run, "--onnx", p("r7d.onnx")],
+         "checkpoint.pt: entry epoch = 2 is outside 1..1"),
+    )
+    for number, what, name, edit, args, message in ranges:
+        folder = fx.copy_run(fx.run, "ranges-" + number)
+        edited(folder, name, edit)()  # before the snapshot: the check is that the command writes nothing
+        case(number, what, args(folder), {2}, [message], [untouched(folder), lambda: p("r7d.onnx") + " written" if os.path.exists(p("r7d.onnx")) else None],
+             max_rss_mb=200, max_seconds=1)
