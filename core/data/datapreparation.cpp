@@ -24,6 +24,7 @@ PreparedData finish(Dataset dataset, LongTailSplit split)
     if (!split.validationIndices.empty()) {
         dataset.validation = validationSplit(dataset, split); // before train is replaced by the subset
     }
+    dataset.cautionHeldOut = cautionHoldoutSplit(dataset, split);
     dataset.train = applyLongTailSplit(dataset, split);
     prepared.trainCounts = split.classCounts;
     prepared.testCounts = countPerClass(dataset.test.labels, dataset.classCount());
@@ -86,19 +87,22 @@ DataSummary summarizeData(const PreparedData& prepared, const DataSpec& spec)
     const ImageFormat& format = prepared.dataset.format;
     const std::string images = std::to_string(format.channels) + (format.channels == 1 ? " channel (grey)" : " channels")
                                + ", " + std::to_string(format.height) + "x" + std::to_string(format.width);
-    const bool asGiven = prepared.availableCounts == used || (!validation.empty() && [&] {
+    const std::vector<int64_t>& caution = prepared.split.cautionCounts;
+    // Every image kept, some of them held out for validation or for the caution.
+    const bool asGiven = [&] {
         for (size_t c = 0; c < used.size(); ++c) {
-            if (used[c] + validation[c] != prepared.availableCounts[c]) {
+            const int64_t held = (c < validation.size() ? validation[c] : 0) + (c < caution.size() ? caution[c] : 0);
+            if (c >= prepared.availableCounts.size() || used[c] + held != prepared.availableCounts[c]) {
                 return false;
             }
         }
         return true;
-    }());
+    }();
     std::string how;
     if (asGiven) {
         how = "used as given (profile " + profileName(longTail.profile) + ")";
     } else {
-        const int64_t kept = sum(used) + sum(validation);
+        const int64_t kept = sum(used) + sum(validation) + sum(caution);
         std::ostringstream ratio;
         ratio << longTail.imbalanceRatio;
         how = "resampled to a long tail (profile " + profileName(longTail.profile) + ", ratio " + ratio.str() + ", seed "
@@ -110,6 +114,11 @@ DataSummary summarizeData(const PreparedData& prepared, const DataSpec& spec)
     summary.lines.push_back("training images per class: " + countList(names, used));
     if (!validation.empty()) {
         summary.lines.push_back("held out for validation: " + countList(names, validation));
+    }
+    if (!caution.empty()) {
+        summary.lines.push_back("held out " + std::to_string(sum(caution)) + " images for the caution (" + countList(names, caution)
+                                + "): they are not trained on, so that the caution's threshold is set on images the network has not seen "
+                                  "(data.caution_holdout)");
     }
     summary.lines.push_back("test images per class: " + countList(names, prepared.testCounts));
     // Image files: what was left out, ignored or composited, and the data check.

@@ -11,7 +11,8 @@ namespace lbd {
 
 struct PreparedData {
     // train = the long-tailed subset; test = the full test split; validation = the held-out part
-    // of the long-tailed training images (val_fraction) or the data set's own (val_list), or empty.
+    // of the long-tailed training images (val_fraction) or the data set's own (val_list), or empty;
+    // cautionHeldOut = the training images held out for the caution (split.cautionIndices), or empty.
     Dataset dataset;
     LongTailSplit split;
     std::vector<int64_t> trainCounts; // per class, head to tail

@@ -32,6 +32,9 @@ struct Dataset {
     DataSplit test;
     DataSplit validation; // only where the data set ships one (a list file's --val-list); else empty
     DataReport report;    // image files: what was left out, ignored or doubtful (datasets/common/datareport.h)
+    // Training images held out for the out-of-distribution caution, never trained on (set by
+    // prepareData from the split: core/data/longtail.h); else empty.
+    DataSplit cautionHeldOut;
 
     int64_t classCount() const { return static_cast<int64_t>(classNames.size()); }
 };

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace lbd {
 
@@ -44,6 +45,42 @@ std::vector<int64_t> longTailCounts(int64_t maxCount, int64_t classCount, const 
     return counts;
 }
 
+namespace {
+
+// Moves cautionHoldoutCount(n) of each class's n training rows (`split.trainIndices`, still in
+// class order, unsorted) to the caution's rows, seeded per class; none at all when they would be
+// too few to fit the caution.
+void holdOutForCaution(LongTailSplit& split)
+{
+    const LongTailSpec& spec = split.spec;
+    std::vector<int64_t> counts;
+    int64_t total = 0;
+    for (const int64_t n : split.classCounts) {
+        counts.push_back(cautionHoldoutCount(n, spec.cautionHoldout));
+        total += counts.back();
+    }
+    if (total < kMinCautionHoldoutImages) {
+        return;
+    }
+    std::vector<int64_t> training;
+    size_t begin = 0;
+    for (size_t c = 0; c < counts.size(); ++c) {
+        std::vector<int64_t> rows(split.trainIndices.begin() + static_cast<std::ptrdiff_t>(begin),
+                                  split.trainIndices.begin() + static_cast<std::ptrdiff_t>(begin + static_cast<size_t>(split.classCounts[c])));
+        begin += static_cast<size_t>(split.classCounts[c]);
+        Rng holdOut(spec.seed, 0xca07 + static_cast<uint64_t>(c));
+        holdOut.shuffle(rows);
+        split.cautionIndices.insert(split.cautionIndices.end(), rows.begin(), rows.begin() + counts[c]);
+        training.insert(training.end(), rows.begin() + counts[c], rows.end());
+        split.classCounts[c] -= counts[c];
+    }
+    split.cautionCounts = std::move(counts);
+    split.trainIndices = std::move(training);
+    std::sort(split.cautionIndices.begin(), split.cautionIndices.end());
+}
+
+} // namespace
+
 LongTailSplit makeLongTailSplit(const Dataset& dataset, const LongTailSpec& spec)
 {
     spec.validate();
@@ -62,6 +99,7 @@ LongTailSplit makeLongTailSplit(const Dataset& dataset, const LongTailSpec& spec
     split.dataset = dataset.name;
     split.spec = spec;
     Rng rng(spec.seed, 0x5917);
+    int64_t leftOut = 0; // training images the long tail does not keep (the caution's pool when there are enough)
     for (int64_t c = 0; c < classCount; ++c) {
         auto& indices = byClass[static_cast<size_t>(c)];
         const auto keep = std::min<int64_t>(targets[static_cast<size_t>(c)], static_cast<int64_t>(indices.size()));
@@ -82,6 +120,10 @@ LongTailSplit makeLongTailSplit(const Dataset& dataset, const LongTailSpec& spec
         if (spec.validationFraction > 0.0) {
             split.validationCounts.push_back(held);
         }
+        leftOut += static_cast<int64_t>(indices.size()) - keep;
+    }
+    if (spec.validationFraction == 0.0 && dataset.validation.size() == 0 && leftOut < kMinCautionHoldoutImages) {
+        holdOutForCaution(split);
     }
     std::sort(split.trainIndices.begin(), split.trainIndices.end());
     std::sort(split.validationIndices.begin(), split.validationIndices.end());
@@ -126,6 +168,14 @@ DataSplit validationSplit(const Dataset& dataset, const LongTailSplit& split)
     return selectRows(dataset, split, split.validationIndices, split.validationCounts, "validation");
 }
 
+DataSplit cautionHoldoutSplit(const Dataset& dataset, const LongTailSplit& split)
+{
+    if (split.cautionIndices.empty()) {
+        return {};
+    }
+    return selectRows(dataset, split, split.cautionIndices, split.cautionCounts, "caution hold-out");
+}
+
 nlohmann::json toJson(const LongTailSplit& split)
 {
     nlohmann::json json = {{"dataset", split.dataset},
@@ -138,6 +188,11 @@ nlohmann::json toJson(const LongTailSplit& split)
         json["val_fraction"] = split.spec.validationFraction;
         json["validation_counts"] = split.validationCounts;
         json["validation_indices"] = split.validationIndices;
+    }
+    if (!split.cautionIndices.empty()) { // absent: none held out (and every split from before there were)
+        json["caution_holdout"] = split.spec.cautionHoldout;
+        json["caution_counts"] = split.cautionCounts;
+        json["caution_indices"] = split.cautionIndices;
     }
     return json;
 }
@@ -156,6 +211,23 @@ LongTailSplit longTailSplitFromJson(const nlohmann::json& json, const std::strin
             split.spec.validationFraction = json.at("val_fraction").get<double>();
             split.validationCounts = integerVector<int64_t>(json.at("validation_counts"));
             split.validationIndices = integerVector<int64_t>(json.at("validation_indices"));
+        }
+        // A split without them trains on every kept image, whatever data.caution_holdout now says.
+        split.spec.cautionHoldout = 0.0;
+        if (json.contains("caution_indices")) {
+            split.spec.cautionHoldout = json.at("caution_holdout").get<double>();
+            split.cautionCounts = integerVector<int64_t>(json.at("caution_counts"));
+            split.cautionIndices = integerVector<int64_t>(json.at("caution_indices"));
+            std::vector<int64_t> training = split.trainIndices;
+            std::vector<int64_t> caution = split.cautionIndices;
+            std::sort(training.begin(), training.end());
+            std::sort(caution.begin(), caution.end());
+            std::vector<int64_t> both;
+            std::set_intersection(training.begin(), training.end(), caution.begin(), caution.end(), std::back_inserter(both));
+            if (!both.empty()) { // the caution's threshold would be set on images the network trained on
+                throw InputError(source + ": caution_indices holds training image " + std::to_string(both.front())
+                                 + " of train_indices (a caution image is never trained on)");
+            }
         }
         split.spec.validate();
         return split;

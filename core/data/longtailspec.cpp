@@ -5,6 +5,7 @@
 #include "core/util/error.h"
 #include "core/util/namedchoice.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace lbd {
@@ -18,6 +19,21 @@ void LongTailSpec::validate() const
     if (!(validationFraction >= 0.0 && validationFraction < 0.9)) {
         throw InputError("val_fraction must be at least 0 and below 0.9, got " + std::to_string(validationFraction));
     }
+    if (!(cautionHoldout >= 0.0 && cautionHoldout <= 0.5)) {
+        throw InputError("caution_holdout must be from 0 to 0.5 (a share of each class's images), got "
+                         + std::to_string(cautionHoldout));
+    }
+}
+
+int64_t cautionHoldoutCount(int64_t classImages, double fraction)
+{
+    if (!(fraction > 0.0)) {
+        return 0;
+    }
+    const int64_t share = std::llround(fraction * static_cast<double>(classImages));
+    const int64_t held = std::min(std::clamp(share, kCautionHoldoutMinPerClass, kCautionHoldoutMaxPerClass),
+                                  classImages - kCautionHoldoutMinTraining);
+    return held >= kCautionHoldoutMinPerClass ? held : 0;
 }
 
 const std::vector<LongTailProfile>& allProfiles()

@@ -22,9 +22,26 @@ struct LongTailSpec {
     // Share of each class's long-tailed training images held out as a validation split (seeded,
     // per class, at least one image per class when > 0, never the last training image). 0: none.
     double validationFraction = 0.0;
+    // Share of each class's training images held out for the out-of-distribution caution
+    // (core/eval/oodimages.h) when the run has no validation split and the long tail leaves fewer
+    // than kMinCautionHoldoutImages images out (the user's own data as given): the caution's
+    // threshold must be set on images the network did not train on. cautionHoldoutCount() says
+    // how many a class gives. 0: none (the caution then falls back to training images).
+    double cautionHoldout = 0.05;
 
-    void validate() const; // throws InputError naming imbalance_ratio / val_fraction
+    void validate() const; // throws InputError naming imbalance_ratio / val_fraction / caution_holdout
 };
+
+// The caution hold-out per class: cautionHoldout x the class's images rounded, at least
+// kCautionHoldoutMinPerClass and at most kCautionHoldoutMaxPerClass, never leaving the class fewer
+// than kCautionHoldoutMinTraining training images (a class too small gives none). Fewer than
+// kMinCautionHoldoutImages in all (too few to fit the caution, oodscore.h's kMinOodImages) holds
+// out none.
+inline constexpr int64_t kCautionHoldoutMinPerClass = 2;
+inline constexpr int64_t kCautionHoldoutMaxPerClass = 50;
+inline constexpr int64_t kCautionHoldoutMinTraining = 5;
+inline constexpr int64_t kMinCautionHoldoutImages = 20;
+int64_t cautionHoldoutCount(int64_t classImages, double fraction);
 
 std::string profileName(LongTailProfile profile); // "none", "exp", "step", "lbd-published"
 LongTailProfile parseProfile(const std::string& text);

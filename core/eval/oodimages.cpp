@@ -1,8 +1,11 @@
 #include "core/eval/oodimages.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace lbd {
+
+static_assert(kMinCautionHoldoutImages == kMinOodImages, "the caution hold-out is never too small to fit on");
 
 namespace {
 
@@ -71,6 +74,27 @@ OodImages chooseOodImages(const PreparedData& data, const DataSpec& spec)
         }
         images.unseen = selectRows(validation, evenlySpaced(all, kMaxOodFitImages));
         images.heldOut.source = kOodSourceValidation;
+        images.heldOut.perClass = countPerClass(images.unseen.labels, classes);
+        addMeansFromTraining(images, data.dataset.train, classes, cap);
+        return images;
+    }
+    if (data.dataset.cautionHeldOut.size() > 0) {
+        const LongTailSplit& split = data.split;
+        std::vector<int64_t> all(static_cast<size_t>(data.dataset.cautionHeldOut.size()));
+        for (int64_t i = 0; i < data.dataset.cautionHeldOut.size(); ++i) {
+            all[static_cast<size_t>(i)] = i;
+        }
+        const std::vector<int64_t> used = evenlySpaced(all, kMaxOodFitImages); // all but with some 400 classes
+        images.unseen = selectRows(data.dataset.cautionHeldOut, used);
+        images.heldOut.source = kOodSourceCautionHoldout;
+        std::ostringstream percent;
+        percent << 100.0 * split.spec.cautionHoldout;
+        images.heldOut.note = "a class-balanced " + percent.str() + " % of each class's training images (" + std::to_string(kCautionHoldoutMinPerClass) + " to "
+                              + std::to_string(kCautionHoldoutMaxPerClass) + " a class) held out before training, never trained "
+                              "on (data.caution_holdout; training_rows: their rows in the data set's training split)";
+        for (const int64_t i : used) { // cautionHeldOut holds split.cautionIndices' rows, in that (ascending) order
+            images.heldOut.trainingRows.push_back(split.cautionIndices[static_cast<size_t>(i)]);
+        }
         images.heldOut.perClass = countPerClass(images.unseen.labels, classes);
         addMeansFromTraining(images, data.dataset.train, classes, cap);
         return images;

@@ -236,6 +236,10 @@ void addDataFields(std::vector<ConfigField>& f)
                       [](C& c) -> auto& { return c.data.longTail.seed; }));
     f.push_back(value("data.val_fraction", "share of each class's training images held out for validation (0: none)",
                       [](C& c) -> auto& { return c.data.longTail.validationFraction; }));
+    f.push_back(value("data.caution_holdout",
+                      "share of each class's training images held out (not trained on) to fit the out-of-distribution "
+                      "caution, when there is no validation split and the long tail leaves no image out (0: none)",
+                      [](C& c) -> auto& { return c.data.longTail.cautionHoldout; }));
     f.push_back(value("data.channels", "image folders and list files: 1 (grey), 3 (colour) or 0 (from the images: grey when they all are)",
                       [](C& c) -> auto& { return c.data.channels; }));
     f.push_back(value("data.image_size", "image folders and list files: images are resized to this square side",

@@ -156,6 +156,10 @@ void writeRunManifest(const RunFolder& folder, const Dataset& dataset, const std
         // count): what bounds val_probabilities.pt's size when it is read back.
         manifest["validation_counts"] = countPerClass(dataset.validation.labels, dataset.classCount());
     }
+    if (dataset.cautionHeldOut.size() > 0) {
+        // Held out of training for the caution (data.caution_holdout; split.json has their rows).
+        manifest["caution_counts"] = countPerClass(dataset.cautionHeldOut.labels, dataset.classCount());
+    }
     if (dataset.name.rfind("folder:", 0) == 0 || dataset.name.rfind("list:", 0) == 0) {
         addDataReport(manifest, dataset.report);
     }

@@ -1,7 +1,8 @@
 // `lbd train` on a user's own image folder (issue 26): the quick preset's long tail and name are
-// Fashion-MNIST's, so a folder is trained as given (exactly its counts), grey PNGs stay one
-// channel, the run is named after the folder, and the log says the counts used and warns about
-// classes with fewer than 10 images before training. A long tail stays an explicit choice.
+// Fashion-MNIST's, so a folder is trained as given (its counts, less the small share held out for
+// the caution, issue 35), grey PNGs stay one channel, the run is named after the folder, and the
+// log says the counts used and warns about classes with fewer than 10 images before training. A
+// long tail stays an explicit choice.
 #include "tests/app/clitest.h"
 
 using namespace lbd::test;
@@ -11,6 +12,10 @@ namespace {
 // 150 down to 8 training images per class, as the folder of the issue (scikit-learn's digits).
 const QList<int> kCounts = {150, 108, 78, 56, 41, 30, 21, 15, 11, 8};
 constexpr int kTestPerClass = 5;
+// Without a validation split, 5 % of each class is held out for the caution (rounded, 2 to 50,
+// leaving at least 5): 7.5 -> 8, 5.4 -> 5, 3.9 -> 4, 2.8 -> 3, then the least, 2.
+const QList<int> kCautionCounts = {8, 5, 4, 3, 2, 2, 2, 2, 2, 2};
+const QList<int> kTrainedCounts = {142, 103, 74, 53, 39, 28, 19, 13, 9, 6};
 
 // Grey 8x8 PNGs (the size of scikit-learn's digits): class c is a bright column at c-ish.
 bool writeGreyClass(const QString& dir, int c, int count)
@@ -74,7 +79,8 @@ private slots:
         QString error;
         const QJsonObject manifest = parseJson(QString::fromUtf8(readFile(run + QStringLiteral("/run.json"))), &error).object();
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QCOMPARE(intList(manifest.value(QStringLiteral("train_counts"))), kCounts);
+        QCOMPARE(intList(manifest.value(QStringLiteral("train_counts"))), kTrainedCounts);
+        QCOMPARE(intList(manifest.value(QStringLiteral("caution_counts"))), kCautionCounts);
         QCOMPARE(manifest.value(QStringLiteral("image")).toObject().value(QStringLiteral("channels")).toInt(), 1);
         QCOMPARE(manifest.value(QStringLiteral("class_names")).toArray().last().toString(), QStringLiteral("digit9"));
         const QJsonObject config = parseJson(QString::fromUtf8(readFile(run + QStringLiteral("/config.json"))), &error).object();
@@ -82,12 +88,21 @@ private slots:
 
         // Said before training: the counts used, as given, and the small classes.
         const QString said = result.out + result.err;
-        EXPECT_MENTIONS(said, QStringLiteral("518 training images, used as given (profile none); images 1 channel (grey)"), result, args);
-        EXPECT_MENTIONS(said, QStringLiteral("training images per class: digit0 150, digit1 108"), result, args);
-        EXPECT_MENTIONS(said, QStringLiteral("warning: class digit9 has only 8 training images (fewer than 10)"), result, args);
-        QVERIFY2(!said.contains(QStringLiteral("class digit8 has only")), qPrintable(said)); // 11 images
+        EXPECT_MENTIONS(said, QStringLiteral("486 training images, used as given (profile none); images 1 channel (grey)"), result, args);
+        EXPECT_MENTIONS(said, QStringLiteral("training images per class: digit0 142, digit1 103"), result, args);
+        EXPECT_MENTIONS(said, QStringLiteral("held out 32 images for the caution (digit0 8, digit1 5, digit2 4, digit3 3, digit4 2, "
+                                             "digit5 2, digit6 2, digit7 2, digit8 2, digit9 2): they are not trained on"),
+                        result, args);
+        EXPECT_MENTIONS(said, QStringLiteral("warning: class digit9 has only 6 training images (fewer than 10)"), result, args);
+        EXPECT_MENTIONS(said, QStringLiteral("warning: class digit8 has only 9 training images (fewer than 10)"), result, args);
+        QVERIFY2(!said.contains(QStringLiteral("class digit7 has only")), qPrintable(said)); // 13 images
         const QString log = QString::fromUtf8(readFile(run + QStringLiteral("/log.txt")));
-        QVERIFY2(log.contains(QStringLiteral("training images per class: digit0 150")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("training images per class: digit0 142")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("held out 32 images for the caution")), qPrintable(log));
+        // The caution is fitted on exactly those images.
+        const QJsonObject ood = parseJson(QString::fromUtf8(readFile(run + QStringLiteral("/ood.json"))), &error).object();
+        QCOMPARE(ood.value(QStringLiteral("source")).toString(), QStringLiteral("images held out for the caution"));
+        QCOMPARE(intList(ood.value(QStringLiteral("held_out")).toObject().value(QStringLiteral("per_class"))), kCautionCounts);
     }
 
     void aLongTailIsAnExplicitChoiceAndSaysWhatItKeeps()
