@@ -1,6 +1,8 @@
 // The run comparison's config rows: config.json flattened to dotted keys, and only the keys whose
 // value differs between the compared runs (or is missing from one) become rows of the table; the
-// same for run.json's provenance (environment rows), as `lbd diff` prints it.
+// same for run.json's provenance (environment rows), as `lbd diff` prints it. config.json is read
+// by the reader of lbd train and lbd eval (unknown keys refused), so the configs use real settings:
+// every other setting is its default in both runs and makes no row.
 #include "tests/ui/uitestsupport.h"
 
 #include "ui/runs/configdiff.h"
@@ -65,15 +67,15 @@ private slots:
     {
         QTemporaryDir dir;
         const QString a = writeConfig(dir, QStringLiteral("a"),
-                                      R"({"name": "a", "optimizer": {"learning_rate": 0.1, "momentum": 0.9}, "train": {"seed": 1}})");
+                                      R"({"name": "a", "optimizer": {"lr": 0.1, "momentum": 0.9}, "train": {"seed": 1}})");
         const QString b = writeConfig(dir, QStringLiteral("b"),
-                                      R"({"name": "b", "optimizer": {"learning_rate": 0.05, "momentum": 0.9}, "train": {"seed": 1, "threads": 2}})");
+                                      R"({"name": "b", "optimizer": {"lr": 0.05, "momentum": 0.9}, "train": {"seed": 1, "threads": 2}})");
         const FlatConfig first = readFlatConfig(a);
-        QCOMPARE(first.at("optimizer.learning_rate"), std::string("0.1"));
+        QCOMPARE(first.at("optimizer.lr"), std::string("0.1"));
         QCOMPARE(first.at("name"), std::string("a")); // strings without their quotes
         const FlatConfig second = readFlatConfig(b);
         QCOMPARE(differingKeys({first, second}),
-                 (std::vector<std::string>{"name", "optimizer.learning_rate", "train.threads"}));
+                 (std::vector<std::string>{"name", "optimizer.lr", "train.threads"}));
         QVERIFY(differingKeys({first}).empty());
         QVERIFY(differingKeys({first, first}).empty());
         QVERIFY(readFlatConfig(dir.filePath(QStringLiteral("missing"))).empty());
@@ -93,10 +95,10 @@ private slots:
             const QString title = table->verticalHeaderItem(r)->text();
             if (title.startsWith(QStringLiteral("config: "))) {
                 configRows << title;
-                learningRateRow = title.endsWith(QStringLiteral("learning_rate")) ? r : learningRateRow;
+                learningRateRow = title.endsWith(QStringLiteral(".lr")) ? r : learningRateRow;
             }
         }
-        QCOMPARE(configRows, (QStringList{QStringLiteral("config: name"), QStringLiteral("config: optimizer.learning_rate"),
+        QCOMPARE(configRows, (QStringList{QStringLiteral("config: name"), QStringLiteral("config: optimizer.lr"),
                                           QStringLiteral("config: train.threads")}));
         QCOMPARE(table->item(learningRateRow, 0)->text(), QStringLiteral("0.1"));
         QCOMPARE(table->item(learningRateRow, 1)->text(), QStringLiteral("0.05"));

@@ -65,7 +65,8 @@ private slots:
         config.data.dataset = "cifar10";
         config.data.directory.clear();
         window.experimentPanel()->setConfig(config);
-        QVERIFY(window.experimentPanel()->validate().contains(QStringLiteral("data_dir")));
+        // In the panel's words: what to do, where (configerrortext.cpp), not the key.
+        QVERIFY(window.experimentPanel()->validate().contains(QStringLiteral("Data > Directory")));
         QVERIFY(!window.startTraining());
 
         config = test::tinyConfig();
