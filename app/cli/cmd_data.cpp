@@ -141,6 +141,9 @@ int runData(const DataOptions& o)
                                       {"region_thirds", regionName(thirds[c], RegionScheme::ThirdsByIndex)},
                                       {"region_counts", regionName(byCount[c], RegionScheme::ByTrainCount)}});
         }
+        if (!prepared.split.cautionCounts.empty()) { // not trained on: held out to fit the caution
+            out["caution_counts"] = prepared.split.cautionCounts;
+        }
         std::cout << out.dump(2) << '\n';
         return 0;
     }
@@ -157,6 +160,15 @@ int runData(const DataOptions& o)
                     regionName(byCount[c], RegionScheme::ByTrainCount).c_str());
     }
     std::printf("%5s  %-24s %8lld %8lld\n", "", "total", static_cast<long long>(trainTotal), static_cast<long long>(testTotal));
+    if (const auto& caution = prepared.split.cautionCounts; !caution.empty()) {
+        // 'train' above is what trains: these are not in it (the data as given has no other unseen images).
+        std::string perClass;
+        for (size_t c = 0; c < caution.size() && c < names.size(); ++c) {
+            perClass += (c == 0 ? "" : ", ") + names[c] + " " + std::to_string(caution[c]);
+        }
+        std::printf("held out for the caution, not trained on (data.caution_holdout): %lld images (%s)\n",
+                    static_cast<long long>(std::accumulate(caution.begin(), caution.end(), int64_t(0))), perClass.c_str());
+    }
     std::printf("regions: 'region' = thirds by class index (head/med/tail, the paper); "
                 "'count' = many (>100) / medium (20-100) / few (<20) training images\n");
     return 0;

@@ -5,6 +5,8 @@
 // long tail stays an explicit choice.
 #include "tests/app/clitest.h"
 
+#include <QRegularExpression>
+
 using namespace lbd::test;
 
 namespace {
@@ -103,6 +105,29 @@ private slots:
         const QJsonObject ood = parseJson(QString::fromUtf8(readFile(run + QStringLiteral("/ood.json"))), &error).object();
         QCOMPARE(ood.value(QStringLiteral("source")).toString(), QStringLiteral("images held out for the caution"));
         QCOMPARE(intList(ood.value(QStringLiteral("held_out")).toObject().value(QStringLiteral("per_class"))), kCautionCounts);
+    }
+
+    // lbd data says the same before any training: 'train' is what trains, the held-out images
+    // on a line of their own (text) and caution_counts (JSON).
+    void dataSaysTheCautionHoldOut()
+    {
+        QStringList args = {QStringLiteral("data"), QStringLiteral("--dataset"), QStringLiteral("folder"),
+                            QStringLiteral("--data-dir"), m_folder};
+        const Result text = runLbd(args);
+        EXPECT_EXIT(text, args, 0);
+        QVERIFY2(QRegularExpression(QStringLiteral("\\btotal +486 +50\\n")).match(text.out).hasMatch(), qPrintable(text.out));
+        EXPECT_MENTIONS(text.out,
+                        QStringLiteral("held out for the caution, not trained on (data.caution_holdout): 32 images (digit0 8, digit1 5, "
+                                       "digit2 4, digit3 3, digit4 2, digit5 2, digit6 2, digit7 2, digit8 2, digit9 2)"),
+                        text, args);
+        args << QStringLiteral("--json");
+        const Result json = runLbd(args);
+        EXPECT_EXIT(json, args, 0);
+        QString error;
+        const QJsonObject out = parseJson(json.out, &error).object();
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(out.value(QStringLiteral("train_total")).toInt(), 486);
+        QCOMPARE(intList(out.value(QStringLiteral("caution_counts"))), kCautionCounts);
     }
 
     void aLongTailIsAnExplicitChoiceAndSaysWhatItKeeps()
