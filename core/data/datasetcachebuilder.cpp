@@ -8,6 +8,7 @@
 #include "core/util/error.h"
 #include "datasets/common/imagedecoder.h"
 #include "datasets/common/imageheader.h"
+#include "datasets/common/workerthreads.h"
 
 #include <zlib.h>
 
@@ -78,14 +79,7 @@ void encodeBlock(const std::vector<std::string>& paths, int64_t first, int64_t c
             }
         }
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) {
-        pool.emplace_back(work);
-    }
-    work();
-    for (auto& thread : pool) {
-        thread.join();
-    }
+    runOnWorkerThreads(threads, work);
     if (error) {
         std::rethrow_exception(error);
     }

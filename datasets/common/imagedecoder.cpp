@@ -4,13 +4,13 @@
 #include "datasets/common/imagedecoderchecks.h"
 
 #include "datasets/common/error.h"
+#include "datasets/common/workerthreads.h"
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <filesystem>
 #include <mutex>
-#include <thread>
 
 namespace lbd {
 
@@ -61,15 +61,7 @@ void decodeImageFiles(const std::vector<std::string>& paths, const ImageFormat& 
             }
         }
     };
-    std::vector<std::thread> pool;
-    const int workers = std::max(1, std::min<int>(threads, static_cast<int>(count)));
-    for (int t = 1; t < workers; ++t) {
-        pool.emplace_back(work);
-    }
-    work();
-    for (auto& thread : pool) {
-        thread.join();
-    }
+    runOnWorkerThreads(std::max(1, std::min<int>(threads, static_cast<int>(count))), work);
     if (firstError) {
         std::rethrow_exception(firstError);
     }
@@ -107,15 +99,7 @@ DecodeOutcome decodeImageFilesKeepingGoing(const std::vector<std::string>& paths
             }
         }
     };
-    std::vector<std::thread> pool;
-    const int workers = std::max(1, std::min<int>(threads, static_cast<int>(count)));
-    for (int t = 1; t < workers; ++t) {
-        pool.emplace_back(work);
-    }
-    work();
-    for (auto& thread : pool) {
-        thread.join();
-    }
+    runOnWorkerThreads(std::max(1, std::min<int>(threads, static_cast<int>(count))), work);
     for (const std::exception_ptr& error : overLimit) {
         if (error) {
             std::rethrow_exception(error);

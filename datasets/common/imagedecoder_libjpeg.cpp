@@ -2,7 +2,7 @@
 // It decodes at the smallest DCT scale (1/8, 1/4, 1/2) that still covers the requested size, lets
 // libjpeg convert to RGB or grey, and resizes in plain C++ (datasets/common/imageresize.h), as the
 // OpenCV decoder does with cv::resize. libjpeg reports errors through a callback that must not
-// return: it longjmps back to the step that started it (JpegReader / JpegWriter below), whose
+// return: it longjmps back to the step that started it (libjpeg::Reader in libjpegerrors.h, JpegWriter below), whose
 // frames hold nothing with a destructor; everything that does is owned by their callers.
 #include "datasets/common/imagedecoder.h"
 
@@ -31,74 +31,6 @@ namespace {
 
 #define LBD_JPEG_STRING2(x) #x
 #define LBD_JPEG_STRING(x) LBD_JPEG_STRING2(x)
-
-// One JPEG in memory being decoded; each step returns false on a libjpeg error (message()).
-class JpegReader {
-public:
-    explicit JpegReader(const std::vector<uint8_t>& bytes) : m_bytes(bytes)
-    {
-        libjpeg::installErrors(m_info, m_errors);
-    }
-    ~JpegReader()
-    {
-        if (m_created) {
-            jpeg_destroy_decompress(&m_info);
-        }
-    }
-    JpegReader(const JpegReader&) = delete;
-    JpegReader& operator=(const JpegReader&) = delete;
-
-    bool readHeader()
-    {
-        if (setjmp(m_errors.jump)) {
-            return false;
-        }
-        m_created = true;
-        jpeg_create_decompress(&m_info);
-        jpeg_mem_src(&m_info, const_cast<unsigned char*>(m_bytes.data()), static_cast<unsigned long>(m_bytes.size()));
-        jpeg_read_header(&m_info, TRUE);
-        return true;
-    }
-
-    // Sets the output colour space and the DCT scale 1/denominator, and starts decoding: the output
-    // size and components are known after it.
-    bool start(J_COLOR_SPACE output, unsigned denominator)
-    {
-        if (setjmp(m_errors.jump)) {
-            return false;
-        }
-        m_info.out_color_space = output;
-        m_info.scale_num = 1;
-        m_info.scale_denom = denominator;
-        m_info.dct_method = JDCT_ISLOW;
-        jpeg_start_decompress(&m_info);
-        return true;
-    }
-
-    // Decodes every row into `pixels` (output_height x output_width x output_components bytes).
-    bool readRows(uint8_t* pixels)
-    {
-        if (setjmp(m_errors.jump)) {
-            return false;
-        }
-        const size_t stride = static_cast<size_t>(m_info.output_width) * m_info.output_components;
-        while (m_info.output_scanline < m_info.output_height) {
-            JSAMPROW row = pixels + m_info.output_scanline * stride;
-            jpeg_read_scanlines(&m_info, &row, 1);
-        }
-        jpeg_finish_decompress(&m_info);
-        return true;
-    }
-
-    const jpeg_decompress_struct& info() const { return m_info; }
-    const char* message() const { return m_errors.message; }
-
-private:
-    const std::vector<uint8_t>& m_bytes;
-    libjpeg::Errors m_errors;
-    jpeg_decompress_struct m_info{};
-    bool m_created = false;
-};
 
 [[noreturn]] void notJpeg(const std::string& label, const std::string& what)
 {
@@ -164,7 +96,7 @@ void decodeJpeg(const std::vector<uint8_t>& bytes, const std::string& label, con
 {
     checkBytes(bytes, label, format, limits);
     const ImageFacts facts = readImageFacts(bytes.data(), bytes.size());
-    JpegReader reader(bytes);
+    libjpeg::Reader reader(bytes.data(), bytes.size());
     const auto failed = [&] { return InputError(label + ": cannot decode JPEG (libjpeg: " + reader.message() + ")"); };
     if (!reader.readHeader()) {
         throw failed();
