@@ -135,6 +135,21 @@ protected:
         return result;
     }
 
+    // Debian's python3 (PIL, torch) running `script` with `args`: the tests' way to write and
+    // poison files the way Python users make them.
+    static Result python(const QString& script, const QStringList& args)
+    {
+        QProcess process;
+        process.start(QStringLiteral("/usr/bin/python3"), QStringList{QStringLiteral("-c"), script} + args);
+        Result result;
+        result.finished = process.waitForFinished(120000);
+        result.status = process.exitStatus();
+        result.code = process.exitCode();
+        result.out = QString::fromUtf8(process.readAllStandardOutput());
+        result.err = QString::fromUtf8(process.readAllStandardError());
+        return result;
+    }
+
     QString path(const QString& name) const { return m_temp.filePath(name); }
 
     static bool writeFile(const QString& file, const QByteArray& bytes)

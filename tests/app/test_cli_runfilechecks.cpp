@@ -40,19 +40,6 @@ with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as out:
 class TestCliRunFileChecks final : public CliTest {
     Q_OBJECT
 
-    Result python(const QString& script, const QStringList& args) const
-    {
-        QProcess process;
-        process.start(QStringLiteral("/usr/bin/python3"), QStringList{QStringLiteral("-c"), script} + args);
-        Result result;
-        result.finished = process.waitForFinished(120000);
-        result.status = process.exitStatus();
-        result.code = process.exitCode();
-        result.out = QString::fromUtf8(process.readAllStandardOutput());
-        result.err = QString::fromUtf8(process.readAllStandardError());
-        return result;
-    }
-
     // A copy of the tiny run with FILE poisoned; the payload would create `marker`.
     QString poisoned(const QString& name, const QString& file, const QString& marker) const
     {

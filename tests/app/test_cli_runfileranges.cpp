@@ -34,19 +34,6 @@ class TestCliRunFileRanges final : public CliTest {
 
     QString m_listRun; // a run on list files with a validation list
 
-    Result python(const QString& script, const QStringList& args) const
-    {
-        QProcess process;
-        process.start(QStringLiteral("/usr/bin/python3"), QStringList{QStringLiteral("-c"), script} + args);
-        Result result;
-        result.finished = process.waitForFinished(120000);
-        result.status = process.exitStatus();
-        result.code = process.exitCode();
-        result.out = QString::fromUtf8(process.readAllStandardOutput());
-        result.err = QString::fromUtf8(process.readAllStandardError());
-        return result;
-    }
-
     QString copyOf(const QString& run, const QString& name) const
     {
         const Result made = python(QStringLiteral("import shutil, sys; shutil.copytree(sys.argv[1], sys.argv[2])"),
