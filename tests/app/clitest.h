@@ -150,6 +150,15 @@ protected:
         return result;
     }
 
+    // A copy of the folder `source` (a run) at path(name), to damage without touching the
+    // original; empty when it could not be made.
+    QString copyOf(const QString& source, const QString& name) const
+    {
+        const Result made = python(QStringLiteral("import shutil, sys; shutil.copytree(sys.argv[1], sys.argv[2])"),
+                                   {source, path(name)});
+        return made.code == 0 ? path(name) : QString();
+    }
+
     QString path(const QString& name) const { return m_temp.filePath(name); }
 
     static bool writeFile(const QString& file, const QByteArray& bytes)

@@ -48,13 +48,6 @@ class TestCliRunFileChecks final : public CliTest {
         return made.finished && made.code == 0 ? copy : QString();
     }
 
-    QString copyOfRun(const QString& name) const
-    {
-        const Result made = python(QStringLiteral("import shutil, sys; shutil.copytree(sys.argv[1], sys.argv[2])"),
-                                   {m_run, path(name)});
-        return made.code == 0 ? path(name) : QString();
-    }
-
 private slots:
     void initTestCase()
     {
@@ -127,7 +120,7 @@ private slots:
     // One flipped byte inside a tensor's entry: found by the entry's CRC-32 before LibTorch parses.
     void flippedByteFoundByCrc()
     {
-        const QString copy = copyOfRun(QStringLiteral("flipped"));
+        const QString copy = copyOf(m_run, QStringLiteral("flipped"));
         QVERIFY(!copy.isEmpty());
         const Result flipped = python(QStringLiteral("import sys, zipfile\n"
                                                      "p = sys.argv[1]; z = zipfile.ZipFile(p)\n"
@@ -146,7 +139,7 @@ private slots:
     // 2 GiB of zeros behind the file's intact start: refused from its size, before it is opened.
     void oversizedProbabilitiesRefused()
     {
-        const QString copy = copyOfRun(QStringLiteral("grown"));
+        const QString copy = copyOf(m_run, QStringLiteral("grown"));
         QVERIFY(!copy.isEmpty());
         QFile file(copy + QStringLiteral("/test_probabilities.pt"));
         QVERIFY(file.open(QIODevice::ReadWrite));
@@ -173,7 +166,7 @@ private slots:
     {
         QFETCH(QString, edit);
         QFETCH(QString, expected);
-        const QString copy = copyOfRun(QStringLiteral("values-") + QString::fromLatin1(QTest::currentDataTag()).remove(' '));
+        const QString copy = copyOf(m_run, QStringLiteral("values-") + QString::fromLatin1(QTest::currentDataTag()).remove(' '));
         QVERIFY(!copy.isEmpty());
         const Result edited = python(QStringLiteral("import sys, torch\nf = sys.argv[1]\nd = torch.load(f)\n"
                                                     "p = d['probabilities']\n") + edit + QStringLiteral("\ntorch.save(d, f)"),
@@ -190,7 +183,7 @@ private slots:
     // Over the 4,000,000-value limit: refused by diff as by eval, not read as an empty config.
     void diffRefusesConfigOverLimit()
     {
-        const QString copy = copyOfRun(QStringLiteral("huge-config"));
+        const QString copy = copyOf(m_run, QStringLiteral("huge-config"));
         QVERIFY(!copy.isEmpty());
         const Result grown = python(QStringLiteral("import json, sys\nf = sys.argv[1]\nc = json.load(open(f))\n"
                                                    "c['decision']['utility'] = {'matrix': [[0] * 2001 for _ in range(2001)]}\n"
@@ -207,7 +200,7 @@ private slots:
     // A stored matrix is one row of the diff, shown shortened, and a setting that differs is named.
     void diffShowsMatrixAsOneRow()
     {
-        const QString copy = copyOfRun(QStringLiteral("matrix-config"));
+        const QString copy = copyOf(m_run, QStringLiteral("matrix-config"));
         QVERIFY(!copy.isEmpty());
         const Result edited = python(QStringLiteral("import json, sys\nf = sys.argv[1]\nc = json.load(open(f))\n"
                                                     "c['decision']['utility'] = {'matrix': [[1 if t == d else 0.25 for d in range(4)] for t in range(4)]}\n"

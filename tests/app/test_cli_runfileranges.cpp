@@ -34,13 +34,6 @@ class TestCliRunFileRanges final : public CliTest {
 
     QString m_listRun; // a run on list files with a validation list
 
-    QString copyOf(const QString& run, const QString& name) const
-    {
-        const Result made = python(QStringLiteral("import shutil, sys; shutil.copytree(sys.argv[1], sys.argv[2])"),
-                                   {run, path(name)});
-        return made.code == 0 ? path(name) : QString();
-    }
-
     bool editJson(const QString& file, const QString& statement) const
     {
         const Result edited = python(QString::fromUtf8(kEditJson), {file, statement});
